@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# build.sh: install missing Debian packages (when root), then build dab.
+# Usage: ./build.sh [make arguments...]   e.g. ./build.sh SAN=1
+set -euo pipefail
+cd "$(dirname "$0")"
+
+# Debian packages dab needs to build and test.
+PKGS=(gcc make pkg-config liblmdb-dev lmdb-utils libzstd-dev libxxhash-dev python3 python3-numpy)
+
+missing=()
+for p in "${PKGS[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if ((${#missing[@]})); then
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+    echo "build.sh: installing ${missing[*]}" >&2
+    apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
+  else
+    echo "build.sh: missing Debian packages; run as root:" >&2
+    echo "  apt-get update && apt-get install -y ${missing[*]}" >&2
+    exit 1
+  fi
+fi
+
+make -j"$(nproc)" "$@"

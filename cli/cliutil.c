@@ -1,0 +1,113 @@
+/*
+** cliutil.c: shared helpers of the dab subcommands.
+** See Copyright Notice in README.md
+*/
+#include <errno.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "cli/cliutil.h"
+
+int cli_exit_code(dab_status st) {
+  if (st == DAB_OK) return CLI_OK;
+  return (st == DAB_EINPUT || st == DAB_EBOARD) ? CLI_USAGE : CLI_FAIL;
+}
+
+int cli_error(const char *cmd, dab_status st, const char *msg) {
+  fprintf(stderr, "dab %s: %s\n", cmd, msg);
+  return cli_exit_code(st);
+}
+
+int cli_parse_position(const char *cmd, const char *text, dab_parsed *out) {
+  dab_err err;
+  dab_status st = dab_parse_position(text, out, &err);
+  return st ? cli_error(cmd, st, err.msg) : 0;
+}
+
+bool cli_help_requested(int argc, char **argv, const char *usage) {
+  for (int i = 1; i < argc; i++)
+    if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+      fputs(usage, stdout);
+      return true;
+    }
+  return false;
+}
+
+long cli_parse_count(const char *cmd, const char *opt, const char *text, long max) {
+  char *end;
+  errno = 0;
+  long v = text ? strtol(text, &end, 10) : 0;
+  if (!text || errno || *end || v < 1 || v > max) {
+    fprintf(stderr, "dab %s: %s needs a whole number from 1 to %ld, got '%s'\n", cmd, opt, max,
+            text ? text : "");
+    return -1;
+  }
+  return v;
+}
+
+void cli_print_analysis(FILE *f, const dab_geom *g, const dab_analysis *a, bool json,
+                        const char *extra_json) {
+  if (json) {
+    fprintf(f, "{\"rows\":%d,\"cols\":%d,\"value\":%d,\"moves\":[", g->rows, g->cols, a->value);
+    for (int i = 0; i < a->nmoves; i++)
+      fprintf(f, "%s{\"move\":%d,\"value\":%d}", i ? "," : "", a->move[i], a->move_value[i]);
+    fprintf(f, "],\"best\":[");
+    for (int i = 0; i < a->nbest; i++) fprintf(f, "%s%d", i ? "," : "", a->best[i]);
+    fprintf(f, "]%s%s}\n", extra_json && *extra_json ? "," : "", extra_json ? extra_json : "");
+    return;
+  }
+  fprintf(f, "value %+d  (net boxes the player to move gains from here)\n", a->value);
+  if (a->nmoves) {
+    fprintf(f, "moves");
+    for (int i = 0; i < a->nmoves; i++) fprintf(f, " %d:%+d", a->move[i], a->move_value[i]);
+    fprintf(f, "\nbest ");
+    for (int i = 0; i < a->nbest; i++) fprintf(f, " %d", a->best[i]);
+    fprintf(f, "\n");
+  } else {
+    fprintf(f, "game over: no moves left\n");
+  }
+}
+
+static bool progress_drawn;
+
+void cli_progress(void *ctx, const dab_progress *p) {
+  (void)ctx;
+  if (!isatty(STDERR_FILENO)) return;
+  double rate = p->elapsed > 0 ? (double)p->done / p->elapsed : 0;
+  if (p->total) {
+    double left = rate > 0 ? (double)(p->total - p->done) / rate : 0;
+    fprintf(stderr, "\r%s: %5.1f%%  %.3g/s  ETA %.0fs   ", p->what, 100.0 * (double)p->done / (double)p->total,
+            rate, left);
+  } else {
+    fprintf(stderr, "\r%s: %llu  %.3g/s  %.0fs   ", p->what, (unsigned long long)p->done, rate,
+            p->elapsed);
+  }
+  progress_drawn = true;
+}
+
+void cli_progress_end(void) {
+  if (progress_drawn) fprintf(stderr, "\r\033[K");
+  progress_drawn = false;
+}
+
+static volatile sig_atomic_t cancel_flag;
+
+static void on_signal(int sig) {
+  if (cancel_flag) _exit(128 + sig);
+  cancel_flag = 1;
+}
+
+dab_cancel_flag *cli_cancel_on_signal(void) {
+  struct sigaction sa;
+  memset(&sa, 0, sizeof sa);
+  sa.sa_handler = on_signal;
+  sigaction(SIGINT, &sa, NULL);
+  sigaction(SIGTERM, &sa, NULL);
+  return &cancel_flag;
+}
+
+int cli_cores(void) {
+  long n = sysconf(_SC_NPROCESSORS_ONLN);
+  return n > 0 ? (int)n : 1;
+}

@@ -1,0 +1,58 @@
+/*
+** cliutil.h: what every dab subcommand shares: position arguments, error
+** reporting and exit codes, result printing, progress lines, Ctrl-C.
+** See Copyright Notice in README.md
+*/
+#ifndef DAB_CLIUTIL_H
+#define DAB_CLIUTIL_H
+
+#include <stdbool.h>
+#include <stdio.h>
+#include "game/postext.h"
+#include "game/progress.h"
+#include "solver/analysis.h"
+
+/* Exit codes of the dab command. */
+enum { CLI_OK = 0, CLI_FAIL = 1, CLI_USAGE = 2 };
+
+/* Maps a library status to an exit code: bad input or board -> 2, else 1. */
+int cli_exit_code(dab_status st);
+
+/* Prints "dab CMD: MESSAGE" on stderr and returns cli_exit_code(st). */
+int cli_error(const char *cmd, dab_status st, const char *msg);
+
+/* Parses a position argument.  RETURN: 0, or the exit code after printing
+** a one-line error naming the problem. */
+int cli_parse_position(const char *cmd, const char *text, dab_parsed *out);
+
+/* True if argv holds --help or -h; then prints usage on stdout. */
+bool cli_help_requested(int argc, char **argv, const char *usage);
+
+/* Parses a positive integer option value; prints an error and returns -1
+** when it is not one. */
+long cli_parse_count(const char *cmd, const char *opt, const char *text, long max);
+
+/*
+** Prints an analysis: text for humans, or one JSON object
+**   {"rows","cols","value","moves":[{"move","value"}...],"best":[...]}
+** followed by extra_json (already formatted `"key":value` pairs, or NULL)
+** before the closing brace.
+*/
+void cli_print_analysis(FILE *f, const dab_geom *g, const dab_analysis *a, bool json,
+                        const char *extra_json);
+
+/* A dab_progress_fn that draws one updating line on stderr when stderr is
+** a terminal (rate and ETA), and prints nothing otherwise. */
+void cli_progress(void *ctx, const dab_progress *p);
+
+/* Ends the progress line, if one was drawn. */
+void cli_progress_end(void);
+
+/* Installs SIGINT/SIGTERM handlers that raise the returned flag; a second
+** Ctrl-C exits at once. */
+dab_cancel_flag *cli_cancel_on_signal(void);
+
+/* Processor count, for default --threads. */
+int cli_cores(void);
+
+#endif

@@ -1,0 +1,30 @@
+/*
+** err.c: error message formatting.
+** See Copyright Notice in README.md
+*/
+#include <stdio.h>
+#include "err.h"
+
+dab_status dab_fail(dab_err *err, dab_status code, const char *fmt, ...) {
+  if (err) {
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err->msg, sizeof err->msg, fmt, ap);
+    va_end(ap);
+  }
+  return code;
+}
+
+const char *dab_status_name(dab_status code) {
+  switch (code) {
+    case DAB_OK: return "ok";
+    case DAB_EINPUT: return "bad input";
+    case DAB_EBOARD: return "unsupported board";
+    case DAB_ENOMEM: return "out of memory";
+    case DAB_EIO: return "i/o error";
+    case DAB_ECORRUPT: return "corrupt data";
+    case DAB_ECANCELED: return "canceled";
+    case DAB_EINTERNAL: return "internal error";
+  }
+  return "unknown error";
+}

@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# tests/run.sh: build, then run every test program and the Python tests.
+# Usage: tests/run.sh [--san] [--quick]
+#   --san    build and run the C tests under ASan/UBSan (build-san/)
+# Ends with one line "N passed, N failed"; exits 1 if anything failed.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+
+san=0
+for a in "$@"; do
+  case "$a" in
+    --san) san=1 ;;
+    *) echo "tests/run.sh: unknown option '$a' (use --san)" >&2; exit 2 ;;
+  esac
+done
+
+if ((san)); then
+  ./build.sh SAN=1 tests >/dev/null || { echo "0 passed, 1 failed"; exit 1; }
+  dir=build-san/tests
+  export ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1
+  export DAB_TEST_SAN=1
+else
+  ./build.sh >/dev/null || { echo "0 passed, 1 failed"; exit 1; }
+  dir=build/tests
+fi
+export DAB_BIN="$PWD/bin/dab" DAB_LIB="$PWD/build/libdab.so"
+
+passed=0 failed=0
+run_one() {  # name, command...
+  local name=$1; shift
+  local out rc line
+  local t0=$SECONDS
+  out=$("$@" 2>&1); rc=$?
+  line=$(printf '%s\n' "$out" | grep -E '^[A-Za-z0-9_.-]+: [0-9]+ passed, [0-9]+ failed' | tail -n 1)
+  if [ -z "$line" ]; then
+    printf '%s\n' "$out" | tail -n 20
+    echo "$name: crashed or printed no summary (exit $rc)"
+    failed=$((failed + 1)); return
+  fi
+  local p f
+  p=$(sed -E 's/.*: ([0-9]+) passed.*/\1/' <<<"$line")
+  f=$(sed -E 's/.*passed, ([0-9]+) failed.*/\1/' <<<"$line")
+  if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then f=1; fi
+  ((f)) && printf '%s\n' "$out" | grep -E 'FAIL|ERROR|runtime error|Sanitizer' | head -n 20
+  echo "$line  ($((SECONDS - t0)) s)"
+  passed=$((passed + p)); failed=$((failed + f))
+}
+
+for t in "$dir"/test_*; do
+  [ -x "$t" ] || continue
+  run_one "$(basename "$t")" "$t"
+done
+if ((!san)); then
+  for s in tests/test_*.sh; do
+    [ -f "$s" ] && run_one "$(basename "$s")" bash "$s"
+  done
+  for p in python/test_*.py; do
+    [ -f "$p" ] && run_one "$(basename "$p")" /usr/bin/python3 "$p"
+  done
+fi
+echo "$passed passed, $failed failed"
+((failed == 0))
