@@ -21,7 +21,7 @@ BIN     ?= bin
 endif
 
 # Upstream to downstream; a folder may use only the ones before it.
-LIBDIRS := game symmetry solver tablebase theorems verify players agents
+LIBDIRS := game symmetry solver tablebase oracle theorems verify players agents
 LIB_SRC := $(foreach d,$(LIBDIRS),$(wildcard $(d)/*.c))
 LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/obj/%.o)
 CLI_SRC := $(wildcard cli/*.c)
