@@ -1,0 +1,71 @@
+/*
+** ab_bench.c: solves one position with the alpha-beta solver under chosen
+** options and prints value, nodes, time (for bench/ab*.sh A/B runs).
+** See Copyright Notice in README.md
+*/
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "game/postext.h"
+#include "solver/ab.h"
+
+static void usage(void) {
+  fputs("usage: ab_bench POS [--plain] [--no-safe] [--no-decline] [--no-border] [--no-sle]\n"
+        "       [--no-sacorder] [--no-parity] [--hash MIB] [--threads N]\n"
+        "       [--policy work|always|direct] [--analyze] [--limit NODES]\n",
+        stderr);
+}
+
+int main(int argc, char **argv) {
+  if (argc < 2) { usage(); return 2; }
+  dab_ab_opts o;
+  dab_ab_default_opts(&o);
+  bool analyze = false;
+  for (int i = 2; i < argc; i++) {
+    const char *a = argv[i];
+    if (!strcmp(a, "--plain")) o.decline_rule = false, o.sle = false;
+    else if (!strcmp(a, "--no-safe")) o.safe_capture = false;
+    else if (!strcmp(a, "--no-decline")) o.decline_rule = false;
+    else if (!strcmp(a, "--no-border")) o.border_equiv = false;
+    else if (!strcmp(a, "--no-sle")) o.sle = false;
+    else if (!strcmp(a, "--no-sacorder")) o.order_sacrifices_last = false;
+    else if (!strcmp(a, "--no-parity")) o.parity = false;
+    else if (!strcmp(a, "--analyze")) analyze = true;
+    else if (!strcmp(a, "--hash") && i + 1 < argc) o.hash_bytes = strtoull(argv[++i], NULL, 10) << 20;
+    else if (!strcmp(a, "--threads") && i + 1 < argc) o.threads = atoi(argv[++i]);
+    else if (!strcmp(a, "--limit") && i + 1 < argc) o.node_limit = strtoull(argv[++i], NULL, 10);
+    else if (!strcmp(a, "--policy") && i + 1 < argc) {
+      const char *p = argv[++i];
+      o.tt_policy = !strcmp(p, "always") ? DAB_TT_ALWAYS : !strcmp(p, "direct") ? DAB_TT_DIRECT : DAB_TT_WORK;
+    } else { usage(); return 2; }
+  }
+  static dab_parsed ps;
+  dab_err err;
+  if (dab_parse_position(argv[1], &ps, &err)) { fprintf(stderr, "ab_bench: %s\n", err.msg); return 2; }
+  dab_status st;
+  dab_ab *ab = dab_ab_new(&ps.geom, &o, &st, &err);
+  if (!ab) { fprintf(stderr, "ab_bench: %s\n", err.msg); return 1; }
+  uint64_t p = dab_ls_word(&ps.game.lines);
+  int v = 0, lo, hi;
+  if (analyze) {
+    static dab_analysis a;
+    st = dab_ab_analyze(ab, p, &a, &err);
+    v = a.value;
+    if (!st) {
+      printf("moves");
+      for (int i = 0; i < a.nmoves; i++) printf(" %d:%+d", a.move[i], a.move_value[i]);
+      printf("\n");
+    }
+  } else {
+    st = dab_ab_solve(ab, p, &v, &lo, &hi, &err);
+  }
+  dab_ab_stats s;
+  dab_ab_get_stats(ab, &s);
+  if (st) printf("stopped: %s\n", err.msg);
+  printf("%s value %+d nodes %llu tests %llu tt_probes %llu tt_hits %llu sle %llu seconds %.3f knps %.0f\n",
+         argv[1], v, (unsigned long long)s.nodes, (unsigned long long)s.tests,
+         (unsigned long long)s.tt_probes, (unsigned long long)s.tt_hits, (unsigned long long)s.sle_leaves,
+         s.seconds, s.seconds > 0 ? (double)s.nodes / s.seconds / 1000 : 0);
+  dab_ab_free(ab);
+  return st ? 1 : 0;
+}

@@ -1,0 +1,560 @@
+/*
+** ab.c: the alpha-beta solver: negamax search, exact pruning rules, the
+** null-window root driver and lazy-SMP threads (contracts in ab.h).
+** See Copyright Notice in README.md
+*/
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include "solver/ab.h"
+
+#if defined(__has_include)
+#if __has_include("theorems/sle.h")
+#include "theorems/sle.h"
+#define DAB_AB_HAVE_SLE 1
+#endif
+#endif
+#ifndef DAB_AB_HAVE_SLE
+#define DAB_AB_HAVE_SLE 0
+#endif
+
+#define NEG_INF (-1000)
+
+struct dab_ab {
+  dab_geom g;
+  dab_sym *sym;
+  dab_ab_opts o;
+  dab_tt tt;
+  int16_t order[64];          /* lines, centre first */
+  uint64_t group_of[64];      /* border group of each line (0 = none) */
+  /* Shared by the workers of one test. */
+  volatile int stop;          /* a worker finished, or cancel / node limit */
+  int stop_reason;            /* 1 = finished, 2 = canceled */
+  double t0, last_progress;
+  int lo, hi, testing;        /* for the progress line */
+  char what[96];
+  pthread_mutex_t progress_lock;
+  dab_ab_stats st;
+};
+
+typedef struct ab_worker {
+  dab_ab *ab;
+  int id;
+  int stop;
+  uint64_t nodes, probes, hits, cuts, sle;
+  uint64_t node_base;         /* ab->st.nodes at the start of the test */
+  /* The test this worker runs. */
+  uint64_t root;
+  int nrem, alpha, beta, result;
+} ab_worker;
+
+static double now_sec(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+void dab_ab_default_opts(dab_ab_opts *o) {
+  memset(o, 0, sizeof *o);
+  o->hash_bytes = 1ull << 30;
+  o->tt_policy = DAB_TT_WORK;
+  o->threads = 1;
+  o->safe_capture = true;
+  o->decline_rule = true;
+  o->border_equiv = true;
+  o->sle = DAB_AB_HAVE_SLE;
+  o->order_sacrifices_last = true;
+  o->parity = true;
+}
+
+int dab_ab_open_boxes(const dab_geom *g, uint64_t p) {
+  int n = 0;
+  for (int b = 0; b < g->nboxes; b++)
+    if ((p & g->box_mask[b]) != g->box_mask[b]) n++;
+  return n;
+}
+
+dab_ab *dab_ab_new(const dab_geom *g, const dab_ab_opts *opts, dab_status *st, dab_err *err) {
+  dab_status dummy;
+  if (!st) st = &dummy;
+  if (!dab_geom_fast(g)) {
+    *st = dab_fail(err, DAB_EBOARD, "the alpha-beta solver needs a board of at most 64 lines; %dx%d has %d",
+                   g->rows, g->cols, g->nlines);
+    return NULL;
+  }
+  dab_ab *ab = calloc(1, sizeof *ab);
+  if (!ab) {
+    *st = dab_fail(err, DAB_ENOMEM, "out of memory for the solver");
+    return NULL;
+  }
+  ab->g = *g;
+  if (opts) ab->o = *opts;
+  else dab_ab_default_opts(&ab->o);
+  if (!ab->o.hash_bytes) ab->o.hash_bytes = 1ull << 30;
+  if (ab->o.threads < 1) ab->o.threads = 1;
+  if (!DAB_AB_HAVE_SLE) ab->o.sle = false;
+  ab->sym = dab_sym_new(g, err);
+  if (!ab->sym) {
+    free(ab);
+    *st = DAB_ENOMEM;
+    return NULL;
+  }
+  *st = dab_tt_init(&ab->tt, ab->o.no_tt ? 64 : ab->o.hash_bytes, ab->o.tt_policy, err);
+  if (*st) {
+    dab_sym_free(ab->sym);
+    free(ab);
+    return NULL;
+  }
+  /* Centre-out order: by the squared distance of a line's midpoint from
+  ** the board centre (in half-box units), ties by id. */
+  int n = g->nlines;
+  int dist[64];
+  for (int m = 0; m < n; m++) {
+    int y2, x2; /* doubled coordinates */
+    if (m < g->nhoriz) {
+      y2 = 2 * (m / g->cols);
+      x2 = 2 * (m % g->cols) + 1;
+    } else {
+      int v = m - g->nhoriz;
+      y2 = 2 * (v / (g->cols + 1)) + 1;
+      x2 = 2 * (v % (g->cols + 1));
+    }
+    int dy = y2 - g->rows, dx = x2 - g->cols;
+    dist[m] = dy * dy + dx * dx;
+    ab->order[m] = (int16_t)m;
+  }
+  for (int i = 1; i < n; i++) /* insertion sort: n <= 64 */
+    for (int j = i; j > 0 && (dist[ab->order[j]] < dist[ab->order[j - 1]]); j--) {
+      int16_t t = ab->order[j];
+      ab->order[j] = ab->order[j - 1];
+      ab->order[j - 1] = t;
+    }
+  for (int i = 0; i < ab->sym->ngroups; i++)
+    for (uint64_t m = ab->sym->group[i]; m; m &= m - 1) ab->group_of[__builtin_ctzll(m)] = ab->sym->group[i];
+  pthread_mutex_init(&ab->progress_lock, NULL);
+  *st = DAB_OK;
+  return ab;
+}
+
+void dab_ab_free(dab_ab *ab) {
+  if (!ab) return;
+  dab_tt_free(&ab->tt);
+  dab_sym_free(ab->sym);
+  pthread_mutex_destroy(&ab->progress_lock);
+  free(ab);
+}
+
+const dab_geom *dab_ab_geom(const dab_ab *ab) { return &ab->g; }
+const dab_ab_opts *dab_ab_options(const dab_ab *ab) { return &ab->o; }
+const dab_tt *dab_ab_tt(const dab_ab *ab) { return &ab->tt; }
+
+void dab_ab_get_stats(const dab_ab *ab, dab_ab_stats *s) { *s = ab->st; }
+void dab_ab_reset_stats(dab_ab *ab) { memset(&ab->st, 0, sizeof ab->st); }
+
+/* ---- The search ------------------------------------------------------- */
+
+/* Every 4096 nodes: cancellation, node limit, progress (worker 0). */
+static int poll_worker(ab_worker *w) {
+  dab_ab *ab = w->ab;
+  if (ab->stop) return w->stop = 1;
+  if (ab->o.cancel && *ab->o.cancel) {
+    ab->stop_reason = 2;
+    ab->stop = 1;
+    return w->stop = 1;
+  }
+  if (ab->o.node_limit && w->node_base + w->nodes * (uint64_t)ab->o.threads > ab->o.node_limit) {
+    ab->stop_reason = 2;
+    ab->stop = 1;
+    return w->stop = 1;
+  }
+  if (w->id == 0 && ab->o.progress && (w->nodes & 0xffff) == 0) {
+    double t = now_sec();
+    if (t - ab->last_progress >= DAB_PROGRESS_INTERVAL) {
+      ab->last_progress = t;
+      snprintf(ab->what, sizeof ab->what, "solve %dx%d  value in [%+d,%+d]  testing >= %+d  nodes",
+               ab->g.rows, ab->g.cols, ab->lo, ab->hi, ab->testing);
+      dab_progress pr = {ab->what, w->node_base + w->nodes * (uint64_t)ab->o.threads, 0, t - ab->t0};
+      ab->o.progress(ab->o.progress_ctx, &pr);
+    }
+  }
+  return 0;
+}
+
+/* Boxes with exactly two sides drawn, as a box mask (quiet-position
+** helper for the SLE prefilter); *all_two is set when every open box has
+** exactly two sides. */
+static inline bool every_open_box_two_sided(const dab_geom *g, uint64_t p) {
+  for (int b = 0; b < g->nboxes; b++) {
+    int s = dab64_sides(g, p, b);
+    if (s != 2 && s != 4) return false;
+  }
+  return true;
+}
+
+static inline int other_box(const dab_geom *g, int line, int b) {
+  return g->line_box[line][0] == b ? g->line_box[line][1] : g->line_box[line][0];
+}
+
+static inline int log2_work(uint64_t n) { return n ? 64 - __builtin_clzll(n) : 0; }
+
+static int search(ab_worker *w, uint64_t p, int nrem, int alpha, int beta, int ply) {
+  dab_ab *ab = w->ab;
+  const dab_geom *g = &ab->g;
+  w->nodes++;
+  if ((w->nodes & 4095) == 0 && poll_worker(w)) return 0;
+  if (w->stop) return 0;
+  if (nrem == 0) return 0;
+  if (alpha >= nrem) return nrem;
+  if (beta <= -nrem) return -nrem;
+
+  uint64_t three = dab64_three_sided(g, p);
+  if (three && (ab->o.safe_capture || ab->o.decline_rule)) {
+    int db = -1, dline = -1, dother = -1;
+    for (uint64_t t = three; t; t &= t - 1) {
+      int b = __builtin_ctzll(t);
+      int l = __builtin_ctzll(g->box_mask[b] & ~p);
+      int o = other_box(g, l, b);
+      int os = o >= 0 ? dab64_sides(g, p, o) : -1;
+      if (os != 2) {
+        if (ab->o.safe_capture) {
+          int k = os == 3 ? 2 : 1;
+          return k + search(w, p | 1ull << l, nrem - k, alpha - k, beta - k, ply + 1);
+        }
+      } else if (db < 0) {
+        db = b, dline = l, dother = o;
+      }
+    }
+    if (db >= 0 && ab->o.decline_rule) {
+      int v = 1 + search(w, p | 1ull << dline, nrem - 1, alpha - 1, beta - 1, ply + 1);
+      if (w->stop) return 0;
+      if (v >= beta) return v;
+      uint64_t dbit = g->box_mask[dother] & ~p & ~(1ull << dline);
+      int d = __builtin_ctzll(dbit);
+      int k = dab64_completes(g, p, d);
+      int a2 = alpha > v ? alpha : v;
+      int v2 = k ? k + search(w, p | dbit, nrem - k, a2 - k, beta - k, ply + 1)
+                 : -search(w, p | dbit, nrem, -beta, -a2, ply + 1);
+      if (w->stop) return 0;
+      return v2 > v ? v2 : v;
+    }
+  }
+
+  /* A general node: table, then every move. */
+  const bool use_tt = !ab->o.no_tt;
+  uint64_t key = 0;
+  int tr = 0, ttmove = -1;
+  if (use_tt) {
+    key = dab_sym_canon64(ab->sym, p, ab->o.border_equiv, &tr);
+    dab_tt_hit hit;
+    w->probes++;
+    if (dab_tt_probe(&ab->tt, key, &hit)) {
+      w->hits++;
+      if (hit.lower >= beta) { w->cuts++; return hit.lower; }
+      if (hit.upper <= alpha) { w->cuts++; return hit.upper; }
+      if (hit.lower == hit.upper) { w->cuts++; return hit.lower; }
+      if (hit.lower > alpha) alpha = hit.lower;
+      if (hit.upper < beta) beta = hit.upper;
+      if (hit.move >= 0) {
+        int m = ab->sym->inv[tr][hit.move];
+        if (p >> m & 1) {
+          uint64_t alt = ab->group_of[m] & ~p;
+          m = alt ? __builtin_ctzll(alt) : -1;
+        }
+        ttmove = m;
+      }
+    }
+  }
+#if DAB_AB_HAVE_SLE
+  if (ab->o.sle && !three && every_open_box_two_sided(g, p)) {
+    int16_t chains[DAB_MAX_BOXES], loops[DAB_MAX_BOXES];
+    int nch = 0, nlp = 0;
+    dab_lineset ls = dab_ls_from_word(p);
+    if (dab_sle_from_position(g, &ls, true, chains, &nch, loops, &nlp)) {
+      w->sle++;
+      int v = -dab_sle_value(chains, nch, loops, nlp);
+      if (use_tt) dab_tt_store(&ab->tt, key, v, v, -1, 1);
+      return v;
+    }
+  }
+#else
+  (void)every_open_box_two_sided;
+#endif
+
+  /* Moves: TT move, then non-sacrifices centre-out, then sacrifices
+  ** (one box given before two).  Of the undrawn edge lines of one corner
+  ** box only the first is tried (border equivalence). */
+  int16_t mv[64];
+  int n = 0, nsac1 = 0, nsac2 = 0;
+  int16_t sac1[64], sac2[64];
+  uint64_t seen_groups = 0;
+  uint64_t freel = g->all_lines & ~p;
+  if (ttmove >= 0) mv[n++] = (int16_t)ttmove;
+  for (int i = 0; i < g->nlines; i++) {
+    int m = ab->order[i];
+    if (!(freel >> m & 1)) continue;
+    if (ab->o.border_equiv && ab->group_of[m]) {
+      if (seen_groups & ab->group_of[m]) continue;
+      seen_groups |= ab->group_of[m];
+      if (ttmove >= 0 && (ab->group_of[m] >> ttmove & 1)) continue;
+    }
+    if (m == ttmove) continue;
+    if (ab->o.order_sacrifices_last) {
+      int gives = 0;
+      for (int j = 0; j < 2; j++) {
+        int b = g->line_box[m][j];
+        if (b >= 0 && dab64_sides(g, p, b) == 2) gives++;
+      }
+      if (gives == 1) { sac1[nsac1++] = (int16_t)m; continue; }
+      if (gives == 2) { sac2[nsac2++] = (int16_t)m; continue; }
+    }
+    mv[n++] = (int16_t)m;
+  }
+  for (int i = 0; i < nsac1; i++) mv[n++] = sac1[i];
+  for (int i = 0; i < nsac2; i++) mv[n++] = sac2[i];
+  /* Lazy SMP: helpers vary the order near the root so threads diverge. */
+  if (w->id > 0 && ply < 4 && n > 2) {
+    int first = ttmove >= 0 ? 1 : 0, span = n - first;
+    int rot = (w->id * 7 + ply) % span;
+    int16_t tmp[64];
+    for (int i = 0; i < span; i++) tmp[i] = mv[first + (i + rot) % span];
+    memcpy(mv + first, tmp, (size_t)span * sizeof mv[0]);
+  }
+
+  int alpha0 = alpha, best = NEG_INF, bestm = -1;
+  uint64_t nodes0 = w->nodes;
+  for (int i = 0; i < n; i++) {
+    int m = mv[i];
+    int a = alpha > best ? alpha : best;
+    int k = three ? dab64_completes(g, p, m) : 0;
+    int v = k ? k + search(w, p | 1ull << m, nrem - k, a - k, beta - k, ply + 1)
+              : -search(w, p | 1ull << m, nrem, -beta, -a, ply + 1);
+    if (w->stop) return 0;
+    if (v > best) {
+      best = v;
+      bestm = m;
+      if (v >= beta) break;
+    }
+  }
+  if (use_tt) {
+    int lower = -128, upper = 127;
+    if (best <= alpha0) upper = best;
+    else if (best >= beta) lower = best;
+    else lower = upper = best;
+    int cm = bestm >= 0 ? ab->sym->perm[tr][bestm] : -1;
+    dab_tt_store(&ab->tt, key, lower, upper, best > alpha0 ? cm : -1, log2_work(w->nodes - nodes0));
+  }
+  return best;
+}
+
+/* ---- Threads and the root driver --------------------------------------- */
+
+static void *worker_main(void *arg) {
+  ab_worker *w = arg;
+  w->result = search(w, w->root, w->nrem, w->alpha, w->beta, 0);
+  if (!w->stop) {
+    /* First to finish wins; the others stop. */
+    dab_ab *ab = w->ab;
+    if (!ab->stop) ab->stop_reason = 1;
+    ab->stop = 1;
+  }
+  return NULL;
+}
+
+/* One null-window search of p on (beta-1, beta) with every thread.
+** RETURN: DAB_OK and *result (fail-soft), or DAB_ECANCELED. */
+static dab_status run_test(dab_ab *ab, uint64_t p, int nrem, int beta, int *result) {
+  int nt = ab->o.threads;
+  ab_worker ws[64];
+  if (nt > 64) nt = 64;
+  ab->stop = 0;
+  ab->stop_reason = 0;
+  ab->testing = beta;
+  ab->tt.generation++;
+  if (!ab->tt.generation) ab->tt.generation = 1;
+  for (int i = 0; i < nt; i++) {
+    memset(&ws[i], 0, sizeof ws[i]);
+    ws[i].ab = ab;
+    ws[i].id = i;
+    ws[i].node_base = ab->st.nodes;
+    ws[i].root = p;
+    ws[i].nrem = nrem;
+    ws[i].alpha = beta - 1;
+    ws[i].beta = beta;
+  }
+  int winner = -1;
+  if (nt == 1) {
+    worker_main(&ws[0]);
+  } else {
+    pthread_t th[64];
+    int started = 0;
+    for (int i = 1; i < nt; i++) {
+      if (pthread_create(&th[i], NULL, worker_main, &ws[i])) break;
+      started = i;
+    }
+    worker_main(&ws[0]);
+    for (int i = 1; i <= started; i++) pthread_join(th[i], NULL);
+  }
+  for (int i = 0; i < nt; i++) {
+    ab->st.nodes += ws[i].nodes;
+    ab->st.tt_probes += ws[i].probes;
+    ab->st.tt_hits += ws[i].hits;
+    ab->st.tt_cuts += ws[i].cuts;
+    ab->st.sle_leaves += ws[i].sle;
+    if (winner < 0 && !ws[i].stop) winner = i;
+  }
+  ab->st.tests++;
+  if (winner < 0) return DAB_ECANCELED;
+  *result = ws[winner].result;
+  return DAB_OK;
+}
+
+/* Rounds x to the value parity of n open boxes, up or down. */
+static int parity_up(int x, int n) { return ((x - n) & 1) ? x + 1 : x; }
+static int parity_down(int x, int n) { return ((x - n) & 1) ? x - 1 : x; }
+
+static dab_status check_position(const dab_ab *ab, uint64_t p, dab_err *err) {
+  if (p & ~ab->g.all_lines)
+    return dab_fail(err, DAB_EINPUT, "position has lines outside the %dx%d board", ab->g.rows, ab->g.cols);
+  return DAB_OK;
+}
+
+dab_status dab_ab_test(dab_ab *ab, uint64_t p, int bound, bool *result, dab_err *err) {
+  dab_status st = check_position(ab, p, err);
+  if (st) return st;
+  double t0 = now_sec();
+  ab->t0 = t0;
+  int nrem = dab_ab_open_boxes(&ab->g, p), r = 0;
+  ab->lo = -nrem, ab->hi = nrem;
+  st = run_test(ab, p, nrem, bound, &r);
+  ab->st.seconds += now_sec() - t0;
+  if (st) return dab_fail(err, st, "search canceled");
+  *result = r >= bound;
+  return DAB_OK;
+}
+
+dab_status dab_ab_solve(dab_ab *ab, uint64_t p, int *value, int *lower, int *upper, dab_err *err) {
+  dab_status st = check_position(ab, p, err);
+  if (st) return st;
+  double t0 = now_sec();
+  ab->t0 = t0;
+  ab->last_progress = t0;
+  int nrem = dab_ab_open_boxes(&ab->g, p);
+  int lo = -nrem, hi = nrem;
+  int step = ab->o.parity ? 2 : 1;
+  int guess = ab->o.parity ? parity_down(0, nrem) : 0;
+  /* A warm table may already know the root. */
+  if (!ab->o.no_tt) {
+    dab_tt_hit hit;
+    uint64_t key = dab_sym_canon64(ab->sym, p, ab->o.border_equiv, NULL);
+    if (dab_tt_probe(&ab->tt, key, &hit)) {
+      if (hit.lower > lo) lo = hit.lower;
+      if (hit.upper < hi) hi = hit.upper;
+      if (guess < lo) guess = lo;
+      if (guess > hi) guess = hi;
+    }
+  }
+  while (lo < hi) {
+    ab->lo = lo, ab->hi = hi;
+    /* Test value >= b with b in (lo, hi], MTD(f)-style near the guess. */
+    int b = guess;
+    if (b < lo + step) b = lo + step;
+    if (b > hi) b = hi;
+    int r;
+    st = run_test(ab, p, nrem, b, &r);
+    if (st) break;
+    if (r >= b) {
+      int nl = ab->o.parity ? parity_up(r, nrem) : r;
+      if (nl > lo) lo = nl;
+      guess = lo;
+    } else {
+      int nh = ab->o.parity ? parity_down(r, nrem) : r;
+      if (nh < hi) hi = nh;
+      guess = hi;
+    }
+    if (lo > hi) { /* cannot happen: the bounds are proofs */
+      st = DAB_EINTERNAL;
+      break;
+    }
+    if (ab->o.on_bound) ab->o.on_bound(ab->o.bound_ctx, lo, hi);
+  }
+  ab->st.seconds += now_sec() - t0;
+  if (lower) *lower = lo;
+  if (upper) *upper = hi;
+  if (st == DAB_EINTERNAL) return dab_fail(err, st, "inconsistent bounds [%d,%d]: solver bug", lo, hi);
+  if (st) return dab_fail(err, st, "search stopped with the value in [%+d,%+d]", lo, hi);
+  *value = lo;
+  return DAB_OK;
+}
+
+dab_status dab_ab_analyze(dab_ab *ab, uint64_t p, dab_analysis *a, dab_err *err) {
+  dab_status st = check_position(ab, p, err);
+  if (st) return st;
+  const dab_geom *g = &ab->g;
+  memset(a, 0, sizeof *a);
+  uint64_t keys[64];
+  int vals[64], nk = 0;
+  for (int m = 0; m < g->nlines; m++) {
+    if (p >> m & 1) continue;
+    uint64_t c = p | 1ull << m;
+    int k = dab64_completes(g, p, m);
+    uint64_t key = dab_sym_canon64(ab->sym, c, ab->o.border_equiv, NULL);
+    int v = 0, found = 0;
+    for (int i = 0; i < nk; i++)
+      if (keys[i] == key) { v = vals[i]; found = 1; break; }
+    if (!found) {
+      int cv;
+      st = dab_ab_solve(ab, c, &cv, NULL, NULL, err);
+      if (st) return st;
+      v = k ? k + cv : -cv;
+      keys[nk] = key, vals[nk] = v, nk++;
+    }
+    a->move[a->nmoves] = (int16_t)m;
+    a->move_value[a->nmoves] = (int16_t)v;
+    a->nmoves++;
+  }
+  a->value = 0;
+  if (a->nmoves) {
+    a->value = a->move_value[0];
+    for (int i = 1; i < a->nmoves; i++)
+      if (a->move_value[i] > a->value) a->value = a->move_value[i];
+  }
+  dab_analysis_pick_best(a);
+  return DAB_OK;
+}
+
+int dab_ab_pv(dab_ab *ab, uint64_t p, int16_t *pv, int max) {
+  const dab_geom *g = &ab->g;
+  int len = 0, v;
+  dab_err err;
+  if (dab_ab_solve(ab, p, &v, NULL, NULL, &err)) return 0;
+  while (len < max && (p & g->all_lines) != g->all_lines) {
+    /* Try the table's move first, then the rest in order. */
+    int first = -1;
+    dab_tt_hit hit;
+    int tr;
+    uint64_t key = dab_sym_canon64(ab->sym, p, ab->o.border_equiv, &tr);
+    if (dab_tt_probe(&ab->tt, key, &hit) && hit.move >= 0) {
+      int m = ab->sym->inv[tr][hit.move];
+      if (p >> m & 1) {
+        uint64_t alt = ab->group_of[m] & ~p;
+        m = alt ? __builtin_ctzll(alt) : -1;
+      }
+      first = m;
+    }
+    int found = -1, childv = 0;
+    for (int i = -1; i < g->nlines && found < 0; i++) {
+      int m = i < 0 ? first : i;
+      if (m < 0 || (i >= 0 && m == first) || (p >> m & 1)) continue;
+      int k = dab64_completes(g, p, m), cv;
+      if (dab_ab_solve(ab, p | 1ull << m, &cv, NULL, NULL, &err)) return len;
+      if ((k ? k + cv : -cv) == v) found = m, childv = cv;
+    }
+    if (found < 0) break; /* cannot happen */
+    pv[len++] = (int16_t)found;
+    p |= 1ull << found;
+    v = childv;
+  }
+  return len;
+}

@@ -1,0 +1,125 @@
+/*
+** ab.h: exact alpha-beta solver for boards of up to 64 lines (the fast
+** path): negamax with a shared transposition table, exact pruning rules,
+** a null-window root driver and lazy-SMP threads.
+** See Copyright Notice in README.md
+*/
+#ifndef DAB_AB_H
+#define DAB_AB_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include "board.h"
+#include "progress.h"
+#include "solver/analysis.h"
+#include "solver/tt.h"
+#include "symmetry/sym.h"
+
+/*
+** Values follow Wilson's convention (analysis.h): the net boxes the player
+** to move gains from position p on.  With n boxes still open:
+**     -n <= value <= n   and   value == n (mod 2)
+** The search and the root driver use both facts.
+**
+** Exact pruning rules (each switchable, each checked against the
+** retrograde tables in tests/test_ab.c):
+**  safe_capture  A capturable box whose capturing line puts no third side
+**                on another box is taken at once (the only move tried).
+**  decline_rule  Otherwise, with a capturable box b whose neighbour o
+**                (across b's last line) has exactly two sides, only two
+**                moves are tried: capture b, or draw o's other undrawn
+**                line (declining: leave the pair to the opponent).
+**  border_equiv  Canonical keys treat the undrawn edge lines of a box
+**                as interchangeable, and only one of them is tried.
+**  sle           A quiet position that is a simple loony endgame is
+**                valued by the endgame formula (theorems/sle.h) instead
+**                of searched (only when that library is built in).
+**
+** Thread safety: a dab_ab object is used by one caller thread at a time;
+** it runs its own worker threads inside dab_ab_solve / dab_ab_analyze.
+*/
+
+typedef struct dab_ab_opts {
+  uint64_t hash_bytes;          /* transposition table size; 0 = 1 GiB */
+  dab_tt_policy tt_policy;      /* replacement policy (DAB_TT_WORK) */
+  int threads;                  /* lazy-SMP threads; 0 or 1 = one */
+  bool no_tt;                   /* search without a table (tests only) */
+  bool safe_capture;
+  bool decline_rule;
+  bool border_equiv;
+  bool sle;
+  bool order_sacrifices_last;   /* non-sacrifices before sacrifices */
+  bool parity;                  /* step null-window tests by 2 (value parity) */
+  uint64_t node_limit;          /* stop (DAB_ECANCELED) after this many; 0 = none */
+  dab_progress_fn progress;     /* optional; `what` carries the current bounds */
+  void *progress_ctx;
+  dab_cancel_flag *cancel;      /* optional */
+  /* Called each time the root driver proves a new bound (optional). */
+  void (*on_bound)(void *ctx, int lower, int upper);
+  void *bound_ctx;
+} dab_ab_opts;
+
+/* The recommended settings: every exact rule that tests have proved on. */
+void dab_ab_default_opts(dab_ab_opts *o);
+
+/* Search counters, summed over threads. */
+typedef struct dab_ab_stats {
+  uint64_t nodes;               /* positions visited */
+  uint64_t tt_probes, tt_hits, tt_cuts;
+  uint64_t sle_leaves;          /* positions valued by the SLE formula */
+  uint64_t tests;               /* null-window root searches */
+  double seconds;
+} dab_ab_stats;
+
+typedef struct dab_ab dab_ab;
+
+/*
+** Creates a solver for board g (copied), allocating the table.
+** RETURN: the solver, or NULL with a message in err: DAB_EBOARD code if g
+** has more than 64 lines, out of memory otherwise (*st gets the code when
+** st is non-NULL).
+*/
+dab_ab *dab_ab_new(const dab_geom *g, const dab_ab_opts *opts, dab_status *st, dab_err *err);
+void dab_ab_free(dab_ab *ab);
+
+/* The solver's geometry and options (read-only). */
+const dab_geom *dab_ab_geom(const dab_ab *ab);
+const dab_ab_opts *dab_ab_options(const dab_ab *ab);
+const dab_tt *dab_ab_tt(const dab_ab *ab);
+
+/*
+** Proves the exact value of p.
+** PARAMETERS: p drawn lines; *value receives the value.  lower/upper (may
+** be NULL) receive the proved bounds so far, also on cancellation.
+** RETURN: DAB_OK; DAB_ECANCELED (cancel flag or node limit: the bounds
+** stay valid); DAB_EINPUT if p has lines outside the board.
+*/
+dab_status dab_ab_solve(dab_ab *ab, uint64_t p, int *value, int *lower, int *upper, dab_err *err);
+
+/*
+** Null-window test: true if value(p) >= bound.  RETURN as dab_ab_solve;
+** *result gets the answer.
+*/
+dab_status dab_ab_test(dab_ab *ab, uint64_t p, int bound, bool *result, dab_err *err);
+
+/*
+** Value of p and of every legal move (a->move in increasing order).
+** RETURN: as dab_ab_solve.  On cancellation *a is unspecified.
+*/
+dab_status dab_ab_analyze(dab_ab *ab, uint64_t p, dab_analysis *a, dab_err *err);
+
+/*
+** A principal variation from p (value v, as solved): up to max moves of
+** optimal play, each verified by search with the warm table.
+** RETURN: number of moves written to pv.
+*/
+int dab_ab_pv(dab_ab *ab, uint64_t p, int16_t *pv, int max);
+
+/* Counters since dab_ab_new (or the last dab_ab_reset_stats). */
+void dab_ab_get_stats(const dab_ab *ab, dab_ab_stats *s);
+void dab_ab_reset_stats(dab_ab *ab);
+
+/* Open boxes of p (boxes not yet complete). */
+int dab_ab_open_boxes(const dab_geom *g, uint64_t p);
+
+#endif

@@ -1,0 +1,136 @@
+/*
+** tt.c: the solver's lock-free transposition table (layout in tt.h).
+** See Copyright Notice in README.md
+*/
+#include <stdlib.h>
+#include <string.h>
+#define XXH_INLINE_ALL
+#include <xxhash.h>
+#include "solver/tt.h"
+
+#define LO_SHIFT 0
+#define HI_SHIFT 8
+#define MV_SHIFT 16
+#define WK_SHIFT 24
+#define GEN_SHIFT 32
+
+static inline uint64_t pack(int lower, int upper, int move, int work, uint8_t gen) {
+  return (uint64_t)(uint8_t)(lower + 128) << LO_SHIFT | (uint64_t)(uint8_t)(upper + 128) << HI_SHIFT |
+         (uint64_t)(uint8_t)(move < 0 ? DAB_TT_NOMOVE : move) << MV_SHIFT |
+         (uint64_t)(uint8_t)work << WK_SHIFT | (uint64_t)gen << GEN_SHIFT;
+}
+static inline int d_lower(uint64_t d) { return (int)((d >> LO_SHIFT) & 0xff) - 128; }
+static inline int d_upper(uint64_t d) { return (int)((d >> HI_SHIFT) & 0xff) - 128; }
+static inline int d_move(uint64_t d) {
+  int m = (int)((d >> MV_SHIFT) & 0xff);
+  return m == DAB_TT_NOMOVE ? -1 : m;
+}
+static inline int d_work(uint64_t d) { return (int)((d >> WK_SHIFT) & 0xff); }
+static inline uint8_t d_gen(uint64_t d) { return (uint8_t)(d >> GEN_SHIFT); }
+
+static inline uint64_t ld(const uint64_t *p) { return __atomic_load_n(p, __ATOMIC_RELAXED); }
+static inline void st(uint64_t *p, uint64_t v) { __atomic_store_n(p, v, __ATOMIC_RELAXED); }
+
+dab_status dab_tt_init(dab_tt *tt, uint64_t bytes, dab_tt_policy policy, dab_err *err) {
+  memset(tt, 0, sizeof *tt);
+  uint64_t n = 1;
+  while (n * 2 * sizeof(dab_tt_bucket) <= bytes) n *= 2;
+  tt->bucket = aligned_alloc(64, n * sizeof(dab_tt_bucket));
+  if (!tt->bucket)
+    return dab_fail(err, DAB_ENOMEM, "out of memory for a %llu MiB transposition table",
+                    (unsigned long long)(n * sizeof(dab_tt_bucket) >> 20));
+  memset(tt->bucket, 0, n * sizeof(dab_tt_bucket));
+  tt->nbuckets = n;
+  tt->mask = n - 1;
+  tt->policy = policy;
+  tt->generation = 1;
+  return DAB_OK;
+}
+
+void dab_tt_free(dab_tt *tt) {
+  free(tt->bucket);
+  tt->bucket = NULL;
+}
+
+void dab_tt_clear(dab_tt *tt) { memset(tt->bucket, 0, tt->nbuckets * sizeof(dab_tt_bucket)); }
+
+uint64_t dab_tt_used(const dab_tt *tt) {
+  uint64_t sample = tt->nbuckets < 4096 ? tt->nbuckets : 4096, used = 0;
+  uint64_t step = tt->nbuckets / sample;
+  for (uint64_t i = 0; i < sample; i++)
+    for (int w = 0; w < DAB_TT_WAYS; w++)
+      if (ld(&tt->bucket[i * step].e[w].data)) used++;
+  return used * (tt->nbuckets / sample);
+}
+
+uint64_t dab_tt_index(const dab_tt *tt, uint64_t key) {
+  return XXH3_64bits(&key, sizeof key) & tt->mask;
+}
+
+bool dab_tt_probe(const dab_tt *tt, uint64_t key, dab_tt_hit *hit) {
+  uint64_t h = XXH3_64bits(&key, sizeof key);
+  const dab_tt_bucket *b = &tt->bucket[h & tt->mask];
+  int w0 = 0, w1 = DAB_TT_WAYS;
+  if (tt->policy == DAB_TT_DIRECT) {
+    w0 = (int)(h >> 62);
+    w1 = w0 + 1;
+  }
+  for (int w = w0; w < w1; w++) {
+    uint64_t d = ld(&b->e[w].data);
+    if (d && (ld(&b->e[w].check) ^ d) == key) {
+      hit->lower = d_lower(d);
+      hit->upper = d_upper(d);
+      hit->move = d_move(d);
+      return true;
+    }
+  }
+  return false;
+}
+
+void dab_tt_store(dab_tt *tt, uint64_t key, int lower, int upper, int move, int work) {
+  uint64_t h = XXH3_64bits(&key, sizeof key);
+  dab_tt_bucket *b = &tt->bucket[h & tt->mask];
+  uint8_t gen = tt->generation;
+  if (tt->policy == DAB_TT_DIRECT) {
+    dab_tt_entry *e = &b->e[h >> 62];
+    uint64_t d = ld(&e->data);
+    if (d && (ld(&e->check) ^ d) == key) {
+      if (d_lower(d) > lower) lower = d_lower(d);
+      if (d_upper(d) < upper) upper = d_upper(d);
+      if (move < 0) move = d_move(d);
+      if (d_work(d) > work) work = d_work(d);
+    }
+    uint64_t nd = pack(lower, upper, move, work, gen);
+    st(&e->data, nd);
+    st(&e->check, key ^ nd);
+    return;
+  }
+  int victim = -1, vscore = 1 << 30;
+  for (int w = 0; w < DAB_TT_WAYS; w++) {
+    uint64_t d = ld(&b->e[w].data);
+    if (!d) {
+      if (victim < 0 || vscore > -1) victim = w, vscore = -1;
+      continue;
+    }
+    if ((ld(&b->e[w].check) ^ d) == key) {
+      /* Same position: merge the proofs. */
+      if (d_lower(d) > lower) lower = d_lower(d);
+      if (d_upper(d) < upper) upper = d_upper(d);
+      if (move < 0) move = d_move(d);
+      if (d_work(d) > work) work = d_work(d);
+      victim = w;
+      break;
+    }
+    if (tt->policy == DAB_TT_WORK) {
+      /* Entries from older searches count as less work. */
+      int s = d_work(d) - (d_gen(d) != gen ? 16 : 0);
+      if (s < vscore) victim = w, vscore = s;
+    } else if (victim < 0) {
+      victim = 0, vscore = 0;
+    }
+  }
+  if (lower > upper) lower = upper; /* cannot happen with exact proofs; keep sane */
+  uint64_t nd = pack(lower, upper, move, work, gen);
+  st(&b->e[victim].data, nd);
+  st(&b->e[victim].check, key ^ nd);
+}

@@ -1,0 +1,110 @@
+/*
+** tt.h: the transposition table of the alpha-beta solver: proved lower and
+** upper bounds plus a best move, keyed by canonical position.
+** See Copyright Notice in README.md
+*/
+#ifndef DAB_TT_H
+#define DAB_TT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "err.h"
+
+/*
+** Layout.  The table is an array of 2^k buckets of DAB_TT_WAYS entries;
+** one bucket is one 64-byte cache line.  The bucket of a key is the low
+** bits of XXH3_64(key).  Every entry holds the WHOLE key (positions have
+** <= 64 lines), so a hit is never a false hit.
+**
+**   entry (16 bytes)
+**   +------------------------+------------------------------------------+
+**   | check = key ^ data     | data                                     |
+**   +------------------------+------------------------------------------+
+**   data bits:  0..7  lower bound + 128     (int8 value, -128 = none)
+**               8..15 upper bound + 128
+**              16..23 best move (canonical frame), 255 = none
+**              24..31 work: floor(log2(nodes searched below)) + 1
+**              32..39 generation (search number, for aging)
+**              40..63 unused (0)
+**
+** Threads share the table without locks (lazy SMP).  A torn write (key
+** from one store, data from another) fails the check = key ^ data test
+** and reads as a miss, so a reader never trusts a mixed entry.
+**
+** All bounds a search proves here are TRUE bounds of the position's exact
+** value (the search has no depth limit), so two entries for one key can
+** always be merged by intersecting their intervals.
+*/
+
+#define DAB_TT_WAYS 4
+#define DAB_TT_NOMOVE 255
+
+typedef struct dab_tt_entry {
+  uint64_t check;
+  uint64_t data;
+} dab_tt_entry;
+
+typedef struct dab_tt_bucket {
+  dab_tt_entry e[DAB_TT_WAYS];
+} dab_tt_bucket;
+
+_Static_assert(sizeof(dab_tt_bucket) == 64, "one bucket per cache line");
+
+/* Replacement policies, measured in docs/solver.md. */
+typedef enum dab_tt_policy {
+  DAB_TT_WORK = 0,    /* same key, else empty, else least work (older first) */
+  DAB_TT_ALWAYS = 1,  /* same key, else empty, else the first way (no bookkeeping) */
+  DAB_TT_DIRECT = 2   /* one way per key (a direct-mapped table) */
+} dab_tt_policy;
+
+typedef struct dab_tt {
+  dab_tt_bucket *bucket;
+  uint64_t mask;          /* buckets - 1 */
+  uint64_t nbuckets;
+  dab_tt_policy policy;
+  uint8_t generation;
+} dab_tt;
+
+/* A probe's answer. */
+typedef struct dab_tt_hit {
+  int lower, upper;       /* proved bounds (lower <= value <= upper) */
+  int move;               /* canonical-frame best move, or -1 */
+} dab_tt_hit;
+
+/*
+** Allocates a table of at most `bytes` bytes (rounded down to a power of
+** two of buckets, at least one bucket).
+** RETURN: DAB_OK, or DAB_ENOMEM with a message (nothing allocated).
+** NOTES: the memory is zeroed lazily by the OS (calloc of a large block).
+*/
+dab_status dab_tt_init(dab_tt *tt, uint64_t bytes, dab_tt_policy policy, dab_err *err);
+void dab_tt_free(dab_tt *tt);
+
+/* Forgets every entry. */
+void dab_tt_clear(dab_tt *tt);
+
+/* Number of entries in use, estimated from a sample of buckets. */
+uint64_t dab_tt_used(const dab_tt *tt);
+
+/* Capacity in entries. */
+static inline uint64_t dab_tt_capacity(const dab_tt *tt) { return tt->nbuckets * DAB_TT_WAYS; }
+
+/* Bucket of a key (XXH3 of its 8 bytes). */
+uint64_t dab_tt_index(const dab_tt *tt, uint64_t key);
+
+/*
+** Looks key up.  RETURN: true and *hit filled when present.
+** NOTES: thread-safe against concurrent stores (see the layout note).
+*/
+bool dab_tt_probe(const dab_tt *tt, uint64_t key, dab_tt_hit *hit);
+
+/*
+** Records lower <= value(key) <= upper (use -128/127 for "none") and a best
+** move (-1 = none); work is log2 of the nodes the proof took.  An entry
+** for the same key is merged (bounds intersected).
+** NOTES: thread-safe (lock-free, see the layout note).
+*/
+void dab_tt_store(dab_tt *tt, uint64_t key, int lower, int upper, int move, int work);
+
+#endif
