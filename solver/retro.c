@@ -26,13 +26,16 @@
 **   block no. popcount:   S  |  S-1  | ... |  1  |  0
 **   blocks per layer:     1  |   S   | ... |  S  |  1
 **
-** The capture rule.  In a position with a capturable box b (three sides)
-** whose last line s is shared with box n:
-**   - n is the edge, or n has 0, 1 or 3 sides drawn: taking b is optimal
-**     (a safe capture; with 3 sides, s takes both boxes);
-**   - n has 2 sides: s hands the mover n as well, but the mover may prefer
-**     to decline; the only two candidates are s and n's other undrawn line
-**     (the all-but-two decline).
+** The capture rule.  Let b be a capturable box (three sides) whose last
+** line s is shared with box n.
+**   - If n is the edge, or n has 0, 1 or 3 sides drawn, taking b is
+**     optimal (a safe capture; with 3 sides, s takes both boxes).
+**   - Otherwise every capturable box would hand over its neighbour.  A
+**     move that captures nothing, other than n's second undrawn line t
+**     (the decline), is dominated by taking b first and then playing it:
+**     the opponent could have taken b anyway.  So the candidates are all
+**     capturing moves plus t for one such b.  (Declining b at once is not
+**     enough: the best play may take another chain first, decline last.)
 ** Quiet positions (no capturable box) try every move, none of which can
 ** capture.  The plain mode tries every move everywhere; the tests compare
 ** the two modes on every position of several boards.
@@ -108,7 +111,7 @@ static inline int8_t solve_one(const retro_job *j, uint64_t q) {
   uint64_t three = dab64_three_sided(g, p);
 
   if (three && !j->plain) {
-    int decline_box = -1, decline_from = -1;
+    int decline_box = -1, decline_from = -1, best = -128;
     for (uint64_t t = three; t; t &= t - 1) {
       int b = __builtin_ctzll(t);
       int s = __builtin_ctzll(g->box_mask[b] & ~p);
@@ -117,15 +120,14 @@ static inline int8_t solve_one(const retro_job *j, uint64_t q) {
       int nsides = n < 0 ? 0 : dab64_sides(g, p, n);
       if (nsides == 3) return (int8_t)(2 + V[q | sbit]);
       if (nsides != 2) return (int8_t)(1 + V[q | sbit]);
+      int take = 1 + V[q | sbit];
+      if (take > best) best = take;
       if (decline_box < 0) { decline_box = n; decline_from = s; }
     }
-    /* Every capturable box would hand over its neighbour: capture or decline. */
-    int s = decline_from;
-    int t = __builtin_ctzll(g->box_mask[decline_box] & ~p & ~(1ull << s));
-    uint64_t sbit = extract(1ull << s, j->free_mask), tbit = extract(1ull << t, j->free_mask);
-    int take = 1 + V[q | sbit];
-    int decline = move_value(j, p, q, t, tbit);
-    return (int8_t)(take > decline ? take : decline);
+    /* No safe capture: every capture, plus the decline of the first box. */
+    int t = __builtin_ctzll(g->box_mask[decline_box] & ~p & ~(1ull << decline_from));
+    int decline = move_value(j, p, q, t, extract(1ull << t, j->free_mask));
+    return (int8_t)(best > decline ? best : decline);
   }
 
   if (!three) {
