@@ -1,73 +1,273 @@
 /*
 ** cmd_solve.c: `dab solve POS` prints the value of POS, of every move, and
-** the optimal moves.
+** the optimal moves: from the oracle when it covers the board, otherwise
+** by alpha-beta search (or retrograde with --retro).
 ** See Copyright Notice in README.md
 */
+#include <stdlib.h>
 #include <string.h>
 #include "cli/cliutil.h"
 #include "cli/commands.h"
 #include "oracle/oracle.h"
+#include "solver/ab.h"
 #include "solver/retro.h"
 
 static const char usage[] =
-    "usage: dab solve POS [--json] [--threads N]\n\n"
+    "usage: dab solve POS [options]      dab solve - [options]  (one POS per stdin line)\n\n"
     "Prints the value of POS (net boxes the player to move gains from here under\n"
     "optimal play), the value of every legal move, and the optimal moves.\n"
-    "Small boards come from the oracle; otherwise every position below POS is\n"
-    "solved by retrograde analysis (POS needs at most 32 undrawn lines).\n"
-    "  --json       {\"rows\",\"cols\",\"value\",\"moves\":[{\"move\",\"value\"}],\"best\":[...]}\n"
-    "  --threads N  worker threads (default: all cores)\n";
+    "Boards the oracle covers (small ones) are answered from it; otherwise POS is\n"
+    "solved by alpha-beta search, which also prints a principal variation, nodes,\n"
+    "time and table use.  With '-', every stdin line is solved and answered with\n"
+    "one JSON object per line (a bad line gets {\"line\":N,\"error\":...}, exit 2).\n"
+    "  --json         {\"rows\",\"cols\",\"value\",\"moves\":[{\"move\",\"value\"}],\"best\":[...]}\n"
+    "                 plus \"source\", and for a search \"pv\",\"nodes\",\"seconds\",\"tt\"\n"
+    "  --value-only   prove the value of POS only (skip the value of every move)\n"
+    "  --search       search even when the oracle covers the board\n"
+    "  --retro        solve every position below POS by retrograde (<= 32 undrawn lines)\n"
+    "  --hash SIZE    transposition table size, e.g. 512M, 4G (default 2G)\n"
+    "  --threads N    search / build threads (default: all cores)\n"
+    "  --no-border    do not use the border-line equivalence\n"
+    "  --no-decline   try every move when a capture hands over a box\n"
+    "  --no-sle       search simple loony endgames instead of using the formula\n"
+    "A progress line (nodes/s, current bounds) is shown on a terminal.  Ctrl-C\n"
+    "stops a search and prints the bounds proved so far (exit 1).\n";
+
+typedef struct solve_cfg {
+  bool json, value_only, force_search, force_retro;
+  int threads;
+  uint64_t hash;
+  bool border, decline, sle;
+} solve_cfg;
+
+/* Parses 512M / 4G / 1048576 into bytes; 0 on error. */
+static uint64_t parse_size(const char *s) {
+  if (!s || !*s) return 0;
+  char *end;
+  double v = strtod(s, &end);
+  if (end == s || v <= 0) return 0;
+  double mul = 1;
+  if (*end == 'k' || *end == 'K') mul = 1024.0, end++;
+  else if (*end == 'm' || *end == 'M') mul = 1024.0 * 1024, end++;
+  else if (*end == 'g' || *end == 'G') mul = 1024.0 * 1024 * 1024, end++;
+  if (*end == 'i' && end[1] == 'B') end += 2;
+  else if (*end == 'B') end++;
+  if (*end) return 0;
+  double b = v * mul;
+  return b < 64 || b > 1e13 ? 0 : (uint64_t)b;
+}
+
+/* One solver per board, reused across stdin lines (keeps the table warm). */
+static dab_ab *solver;
+
+static dab_ab *get_solver(const dab_geom *g, const solve_cfg *c, dab_err *err, dab_status *st) {
+  if (solver) {
+    const dab_geom *sg = dab_ab_geom(solver);
+    if (sg->rows == g->rows && sg->cols == g->cols) return solver;
+    dab_ab_free(solver);
+    solver = NULL;
+  }
+  dab_ab_opts o;
+  dab_ab_default_opts(&o);
+  o.hash_bytes = c->hash;
+  o.threads = c->threads ? c->threads : cli_cores();
+  o.border_equiv = c->border;
+  o.decline_rule = c->decline;
+  if (!c->sle) o.sle = false;
+  o.cancel = cli_cancel_on_signal();
+  if (!c->json) {
+    o.progress = cli_progress;
+  }
+  solver = dab_ab_new(g, &o, st, err);
+  return solver;
+}
+
+/* Solves one parsed position into a and the extra JSON / text lines.
+** RETURN: status; on DAB_ECANCELED `extra` holds the bounds message. */
+static dab_status solve_one(const dab_parsed *p, const solve_cfg *c, dab_analysis *a, char *extra,
+                            size_t extra_len, char *text_extra, size_t text_len, dab_err *err) {
+  const dab_geom *g = &p->geom;
+  extra[0] = text_extra[0] = 0;
+  dab_status st = DAB_EBOARD;
+  if (!c->force_search && !c->force_retro) {
+    dab_oracle_opts oo = {.threads = c->threads};
+    dab_oracle *o;
+    st = dab_oracle_open(g->rows, g->cols, &oo, &o, err);
+    if (st == DAB_OK) {
+      st = dab_oracle_analyze(o, &p->game.lines, a, err);
+      dab_oracle_close(o);
+      snprintf(extra, extra_len, "\"source\":\"oracle\"");
+      return st;
+    }
+    if (st != DAB_EBOARD) return st;
+  }
+  if (!dab_geom_fast(g))
+    return dab_fail(err, DAB_EBOARD, "boards over 64 lines cannot be solved exactly (%dx%d has %d)",
+                    g->rows, g->cols, g->nlines);
+  uint64_t root = dab_ls_word(&p->game.lines);
+  if (c->force_retro) {
+    dab_retro_opts ro = {.threads = c->threads, .progress = c->json ? NULL : cli_progress,
+                         .cancel = cli_cancel_on_signal()};
+    dab_retro *r;
+    st = dab_retro_solve(g, root, &ro, &r, err);
+    cli_progress_end();
+    if (st == DAB_OK) {
+      st = dab_retro_analyze(r, root, a, err);
+      dab_retro_free(r);
+    }
+    snprintf(extra, extra_len, "\"source\":\"retro\"");
+    return st;
+  }
+  dab_ab *ab = get_solver(g, c, err, &st);
+  if (!ab) return st;
+  dab_ab_reset_stats(ab);
+  int v = 0, lo = 0, hi = 0;
+  st = dab_ab_solve(ab, root, &v, &lo, &hi, err);
+  if (st == DAB_ECANCELED) {
+    cli_progress_end();
+    return dab_fail(err, st, "interrupted: the value of this position is proved to lie in [%+d,%+d]", lo, hi);
+  }
+  if (st) return st;
+  if (c->value_only) {
+    memset(a, 0, sizeof *a);
+    a->value = v;
+    a->nmoves = 0;
+  } else {
+    st = dab_ab_analyze(ab, root, a, err);
+    if (st == DAB_ECANCELED) {
+      cli_progress_end();
+      return dab_fail(err, st, "interrupted after proving the value %+d (move values unfinished)", v);
+    }
+    if (st) return st;
+    if (a->value != v) return dab_fail(err, DAB_EINTERNAL, "move values disagree with the value: solver bug");
+  }
+  int16_t pv[64];
+  int npv = dab_ab_pv(ab, root, pv, 64);
+  cli_progress_end();
+  dab_ab_stats s;
+  dab_ab_get_stats(ab, &s);
+  const dab_tt *tt = dab_ab_tt(ab);
+  uint64_t used = dab_tt_used(tt), cap = dab_tt_capacity(tt);
+  size_t n = (size_t)snprintf(extra, extra_len, "\"source\":\"search\",\"pv\":[");
+  for (int i = 0; i < npv && n < extra_len; i++) n += (size_t)snprintf(extra + n, extra_len - n, "%s%d", i ? "," : "", pv[i]);
+  if (n < extra_len)
+    snprintf(extra + n, extra_len - n,
+             "],\"nodes\":%llu,\"seconds\":%.3f,\"tt\":{\"capacity\":%llu,\"used\":%llu,\"probes\":%llu,\"hits\":%llu}",
+             (unsigned long long)s.nodes, s.seconds, (unsigned long long)cap, (unsigned long long)used,
+             (unsigned long long)s.tt_probes, (unsigned long long)s.tt_hits);
+  n = (size_t)snprintf(text_extra, text_len, "pv   ");
+  for (int i = 0; i < npv && n < text_len; i++) n += (size_t)snprintf(text_extra + n, text_len - n, " %d", pv[i]);
+  if (n < text_len)
+    snprintf(text_extra + n, text_len - n,
+             "\nsearch: %llu nodes in %.2f s (%.2f M nodes/s), table %.0f%% of %llu entries used, %.0f%% probe hits\n",
+             (unsigned long long)s.nodes, s.seconds, s.seconds > 0 ? (double)s.nodes / s.seconds / 1e6 : 0.0,
+             cap ? 100.0 * (double)used / (double)cap : 0.0, (unsigned long long)cap,
+             s.tt_probes ? 100.0 * (double)s.tt_hits / (double)s.tt_probes : 0.0);
+  return DAB_OK;
+}
+
+static void print_result(const dab_geom *g, const dab_analysis *a, const solve_cfg *c, const char *extra,
+                         const char *text_extra) {
+  if (c->json) {
+    cli_print_analysis(stdout, g, a, true, extra);
+  } else {
+    if (c->value_only) printf("value %+d  (net boxes the player to move gains from here)\n", a->value);
+    else cli_print_analysis(stdout, g, a, false, NULL);
+    fputs(text_extra, stdout);
+  }
+  fflush(stdout);
+}
+
+static int solve_stdin(solve_cfg *c) {
+  c->json = true;
+  static char line[8192], extra[4096], text_extra[4096];
+  static dab_parsed p;
+  static dab_analysis a;
+  int rc = CLI_OK;
+  long lineno = 0;
+  while (fgets(line, sizeof line, stdin)) {
+    lineno++;
+    size_t len = strlen(line);
+    while (len && (line[len - 1] == '\n' || line[len - 1] == '\r')) line[--len] = 0;
+    if (!len) continue;
+    dab_err err;
+    dab_status st = dab_parse_position(line, &p, &err);
+    if (!st) st = solve_one(&p, c, &a, extra, sizeof extra, text_extra, sizeof text_extra, &err);
+    if (st) {
+      fprintf(stderr, "dab solve: line %ld: %s\n", lineno, err.msg);
+      printf("{\"line\":%ld,\"error\":\"", lineno);
+      for (const char *s = err.msg; *s; s++) {
+        if (*s == '"' || *s == '\\') putchar('\\');
+        putchar(*s);
+      }
+      printf("\"}\n");
+      fflush(stdout);
+      int e = cli_exit_code(st);
+      if (e > rc) rc = e;
+      if (st == DAB_ECANCELED) break;
+      continue;
+    }
+    print_result(&p.geom, &a, c, extra, text_extra);
+  }
+  return rc;
+}
 
 int dab_cmd_solve(int argc, char **argv) {
   if (cli_help_requested(argc, argv, usage)) return CLI_OK;
   const char *text = NULL;
-  bool json = false;
-  int threads = 0;
+  solve_cfg c = {.hash = 2ull << 30, .border = true, .decline = true, .sle = true};
   for (int i = 1; i < argc; i++) {
-    if (!strcmp(argv[i], "--json")) json = true;
-    else if (!strcmp(argv[i], "--threads")) {
-      long n = cli_parse_count("solve", "--threads", i + 1 < argc ? argv[++i] : NULL, 256);
+    const char *a = argv[i];
+    if (!strcmp(a, "--json")) c.json = true;
+    else if (!strcmp(a, "--value-only")) c.value_only = true;
+    else if (!strcmp(a, "--search")) c.force_search = true;
+    else if (!strcmp(a, "--retro")) c.force_retro = true;
+    else if (!strcmp(a, "--no-border")) c.border = false;
+    else if (!strcmp(a, "--no-decline")) c.decline = false;
+    else if (!strcmp(a, "--no-sle")) c.sle = false;
+    else if (!strcmp(a, "--threads")) {
+      long n = cli_parse_count("solve", "--threads", i + 1 < argc ? argv[++i] : NULL, 64);
       if (n < 0) return CLI_USAGE;
-      threads = (int)n;
-    } else if (argv[i][0] == '-' && argv[i][1]) {
-      fprintf(stderr, "dab solve: unknown option '%s' (dab solve --help)\n", argv[i]);
+      c.threads = (int)n;
+    } else if (!strcmp(a, "--hash")) {
+      const char *s = i + 1 < argc ? argv[++i] : NULL;
+      c.hash = parse_size(s);
+      if (!c.hash) {
+        fprintf(stderr, "dab solve: --hash needs a size such as 512M or 4G, got '%s'\n", s ? s : "");
+        return CLI_USAGE;
+      }
+    } else if (!strcmp(a, "-") && !text) text = a;
+    else if (a[0] == '-' && a[1]) {
+      fprintf(stderr, "dab solve: unknown option '%s' (dab solve --help)\n", a);
       return CLI_USAGE;
     } else if (text) {
-      fprintf(stderr, "dab solve: one position expected, got a second: '%s'\n", argv[i]);
+      fprintf(stderr, "dab solve: one position expected, got a second: '%s'\n", a);
       return CLI_USAGE;
-    } else text = argv[i];
+    } else text = a;
   }
   if (!text) {
     fputs(usage, stderr);
     return CLI_USAGE;
   }
-  static dab_parsed p;
-  int rc = cli_parse_position("solve", text, &p);
-  if (rc) return rc;
-  const dab_geom *g = &p.geom;
-  static dab_analysis a;
-  dab_err err;
-  dab_oracle_opts oo = {.threads = threads};
-  dab_oracle *o;
-  dab_status st = dab_oracle_open(g->rows, g->cols, &oo, &o, &err);
-  if (st == DAB_OK) {
-    st = dab_oracle_analyze(o, &p.game.lines, &a, &err);
-    dab_oracle_close(o);
-  } else if (st == DAB_EBOARD) {
-    if (!dab_geom_fast(g))
-      return cli_error("solve", DAB_EBOARD, "boards over 64 lines cannot be solved exactly");
-    uint64_t root = dab_ls_word(&p.game.lines);
-    dab_retro_opts ro = {.threads = threads, .progress = cli_progress,
-                         .cancel = cli_cancel_on_signal()};
-    dab_retro *r;
-    st = dab_retro_solve(g, root, &ro, &r, &err);
-    cli_progress_end();
-    if (st == DAB_OK) {
-      st = dab_retro_analyze(r, root, &a, &err);
-      dab_retro_free(r);
-    }
+  if (c.force_retro && c.force_search) {
+    fprintf(stderr, "dab solve: --retro and --search exclude each other\n");
+    return CLI_USAGE;
   }
-  if (st) return cli_error("solve", st, err.msg);
-  cli_print_analysis(stdout, g, &a, json, NULL);
-  return CLI_OK;
+  int rc;
+  if (!strcmp(text, "-")) {
+    rc = solve_stdin(&c);
+  } else {
+    static dab_parsed p;
+    rc = cli_parse_position("solve", text, &p);
+    if (rc) return rc;
+    static dab_analysis a;
+    static char extra[4096], text_extra[4096];
+    dab_err err;
+    dab_status st = solve_one(&p, &c, &a, extra, sizeof extra, text_extra, sizeof text_extra, &err);
+    if (st) rc = cli_error("solve", st, err.msg);
+    else print_result(&p.geom, &a, &c, extra, text_extra);
+  }
+  dab_ab_free(solver);
+  solver = NULL;
+  return rc;
 }

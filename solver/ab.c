@@ -227,17 +227,29 @@ static int search(ab_worker *w, uint64_t p, int nrem, int alpha, int beta, int p
       }
     }
     if (db >= 0 && ab->o.decline_rule) {
-      int v = 1 + search(w, p | 1ull << dline, nrem - 1, alpha - 1, beta - 1, ply + 1);
-      if (w->stop) return 0;
-      if (v >= beta) return v;
+      /* No safe capture: every capture, then the decline of the first
+      ** such box (the retrograde's rule; see ab.h). */
+      int best = NEG_INF;
+      for (uint64_t t = three; t; t &= t - 1) {
+        int b = __builtin_ctzll(t);
+        int l = __builtin_ctzll(g->box_mask[b] & ~p);
+        int a = alpha > best ? alpha : best;
+        int k = dab64_completes(g, p, l); /* 2 only when safe_capture is off */
+        int v = k + search(w, p | 1ull << l, nrem - k, a - k, beta - k, ply + 1);
+        if (w->stop) return 0;
+        if (v > best) {
+          best = v;
+          if (v >= beta) return v;
+        }
+      }
       uint64_t dbit = g->box_mask[dother] & ~p & ~(1ull << dline);
       int d = __builtin_ctzll(dbit);
       int k = dab64_completes(g, p, d);
-      int a2 = alpha > v ? alpha : v;
+      int a2 = alpha > best ? alpha : best;
       int v2 = k ? k + search(w, p | dbit, nrem - k, a2 - k, beta - k, ply + 1)
                  : -search(w, p | dbit, nrem, -beta, -a2, ply + 1);
       if (w->stop) return 0;
-      return v2 > v ? v2 : v;
+      return v2 > best ? v2 : best;
     }
   }
 

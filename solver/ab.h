@@ -25,10 +25,12 @@
 ** retrograde tables in tests/test_ab.c):
 **  safe_capture  A capturable box whose capturing line puts no third side
 **                on another box is taken at once (the only move tried).
-**  decline_rule  Otherwise, with a capturable box b whose neighbour o
-**                (across b's last line) has exactly two sides, only two
-**                moves are tried: capture b, or draw o's other undrawn
-**                line (declining: leave the pair to the opponent).
+**  decline_rule  Otherwise (every capture hands over the neighbour o of
+**                the box taken, o having exactly two sides), the moves
+**                tried are every capture plus ONE decline: o's other
+**                undrawn line, for the first capturable box.  Any other
+**                non-capture is dominated by capturing first and then
+**                playing it.  (The retrograde uses the same rule.)
 **  border_equiv  Canonical keys treat the undrawn edge lines of a box
 **                as interchangeable, and only one of them is tried.
 **  sle           A quiet position that is a simple loony endgame is
