@@ -160,8 +160,18 @@ static int cmd_value(int argc, char **argv) {
       X = dab_sle_allcock(&G, &rule);
       why = "Allcock's rule";
     } else {
-      X = dab_sle_standard_open(&G);
-      why = "no rule covers 3-loops: shortest component";
+      /* 3-loops: no rule; take an opening the recursion calls optimal. */
+      why = "no rule covers 3-loops: best by the recursion";
+      for (int kind = 0; kind < 2; kind++) {
+        int n = kind ? G.nloops : G.nchains;
+        const int16_t *len = kind ? G.loop : G.chain;
+        for (int i = n - 1; i >= 0; i--) {
+          dab_sle_comp Y = {(int8_t)kind, len[i]};
+          dab_sle R;
+          dab_sle_remove(&G, kind, len[i], &R);
+          if (dab_sle_open_value(Y, dab_sle_v(&R)) == v) X = Y;
+        }
+      }
     }
   }
   int v_rest = 0;
