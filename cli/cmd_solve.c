@@ -78,6 +78,7 @@ static dab_ab *get_solver(const dab_geom *g, const solve_cfg *c, dab_err *err, d
   if (!c->json) {
     o.progress = cli_progress;
   }
+  if (!c->json) cli_announce_memory("solve", "the transposition table", c->hash);
   solver = dab_ab_new(g, &o, st, err);
   return solver;
 }
@@ -108,6 +109,8 @@ static dab_status solve_one(const dab_parsed *p, const solve_cfg *c, dab_analysi
   if (c->force_retro) {
     dab_retro_opts ro = {.threads = c->threads, .progress = c->json ? NULL : cli_progress,
                          .cancel = cli_cancel_on_signal()};
+    cli_announce_memory("solve", "the retrograde table",
+                        dab_retro_bytes(__builtin_popcountll(g->all_lines & ~root)));
     dab_retro *r;
     st = dab_retro_solve(g, root, &ro, &r, err);
     cli_progress_end();
