@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# bench/ab.sh: alpha-beta solver benchmarks: value, nodes, wall time and
+# peak RSS per board, with every technique on, and with each switched off
+# (A/B in the same run; the machine is shared, so compare within a run and
+# repeat with REPEAT=3 for medians).
+# Usage: bench/ab.sh [BOARD...]            default: 3x4 2x6 2x7 3x5 4x4
+#   VARIANTS="default no-sle ..." selects configurations (see below)
+#   HASH=MiB (default 4096)  THREADS=N (default 1)  REPEAT=N (default 1)
+#   LIMIT=NODES stops a run early (reported as "stopped")
+set -uo pipefail
+cd "$(dirname "$0")/.."
+./build.sh >/dev/null || { echo "bench/ab.sh: build failed" >&2; exit 1; }
+boards=("$@")
+((${#boards[@]})) || boards=(3x4 2x6 2x7 3x5 4x4)
+HASH=${HASH:-4096} THREADS=${THREADS:-1} REPEAT=${REPEAT:-1} LIMIT=${LIMIT:-0}
+VARIANTS=${VARIANTS:-"default no-sle no-decline no-border no-sacorder no-parity"}
+flags() {
+  case "$1" in
+    default) echo "" ;;
+    no-sle) echo "--no-sle" ;;
+    no-decline) echo "--no-decline" ;;
+    no-border) echo "--no-border" ;;
+    no-sacorder) echo "--no-sacorder" ;;
+    no-parity) echo "--no-parity" ;;
+    plain) echo "--plain" ;;
+    always) echo "--policy always" ;;
+    direct) echo "--policy direct" ;;
+    *) echo "bench/ab.sh: unknown variant $1" >&2; exit 2 ;;
+  esac
+}
+printf '# %s, %s, hash %s MiB, %s thread(s)\n' "$(date -u +%FT%TZ)" "$(uname -n)" "$HASH" "$THREADS"
+printf '%-6s %-12s %6s %14s %9s %9s\n' board variant value nodes seconds rss_MiB
+for b in "${boards[@]}"; do
+  for v in $VARIANTS; do
+    for ((r = 0; r < REPEAT; r++)); do
+      lim=()
+      ((LIMIT > 0)) && lim=(--limit "$LIMIT")
+      out=$( { /usr/bin/time -f 'RSS %M' nice -n 5 build/bench/ab_bench "$b" $(flags "$v") \
+               --hash "$HASH" --threads "$THREADS" "${lim[@]}"; } 2>&1 )
+      val=$(sed -nE 's/.* value ([-+0-9]+) .*/\1/p' <<<"$out" | tail -1)
+      nodes=$(sed -nE 's/.* nodes ([0-9]+) .*/\1/p' <<<"$out" | tail -1)
+      secs=$(sed -nE 's/.* seconds ([0-9.]+) .*/\1/p' <<<"$out" | tail -1)
+      rss=$(sed -nE 's/^RSS ([0-9]+)/\1/p' <<<"$out")
+      grep -q '^stopped' <<<"$out" && val="stopped"
+      printf '%-6s %-12s %6s %14s %9s %9s\n' "$b" "$v" "$val" "$nodes" "$secs" "$((rss / 1024))"
+    done
+  done
+done

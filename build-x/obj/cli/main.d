@@ -1,0 +1,2 @@
+build-x/obj/cli/main.o: cli/main.c cli/commands.h
+cli/commands.h:
