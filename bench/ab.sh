@@ -13,7 +13,7 @@ cd "$(dirname "$0")/.."
 boards=("$@")
 ((${#boards[@]})) || boards=(3x4 2x6 2x7 3x5 4x4)
 HASH=${HASH:-4096} THREADS=${THREADS:-1} REPEAT=${REPEAT:-1} LIMIT=${LIMIT:-0}
-VARIANTS=${VARIANTS:-"default no-sle no-decline no-border no-sacorder no-parity"}
+VARIANTS=${VARIANTS:-"default no-chainmoves no-loony no-sle no-decline no-border no-sacorder no-parity"}
 flags() {
   case "$1" in
     default) echo "" ;;
@@ -22,6 +22,8 @@ flags() {
     no-border) echo "--no-border" ;;
     no-sacorder) echo "--no-sacorder" ;;
     no-parity) echo "--no-parity" ;;
+    no-loony) echo "--no-loony" ;;
+    no-chainmoves) echo "--no-chainmoves" ;;
     plain) echo "--plain" ;;
     always) echo "--policy always" ;;
     direct) echo "--policy direct" ;;

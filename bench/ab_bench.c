@@ -11,7 +11,7 @@
 
 static void usage(void) {
   fputs("usage: ab_bench POS [--plain] [--no-safe] [--no-decline] [--no-border] [--no-sle]\n"
-        "       [--no-sacorder] [--no-parity] [--hash MIB] [--threads N]\n"
+        "       [--no-sacorder] [--no-parity] [--no-loony] [--no-chainmoves] [--hash MIB] [--threads N]\n"
         "       [--policy work|always|direct] [--analyze] [--limit NODES]\n",
         stderr);
 }
@@ -30,6 +30,8 @@ int main(int argc, char **argv) {
     else if (!strcmp(a, "--no-sle")) o.sle = false;
     else if (!strcmp(a, "--no-sacorder")) o.order_sacrifices_last = false;
     else if (!strcmp(a, "--no-parity")) o.parity = false;
+    else if (!strcmp(a, "--no-loony")) o.loony_bound = false;
+    else if (!strcmp(a, "--no-chainmoves")) o.chain_moves = false;
     else if (!strcmp(a, "--analyze")) analyze = true;
     else if (!strcmp(a, "--hash") && i + 1 < argc) o.hash_bytes = strtoull(argv[++i], NULL, 10) << 20;
     else if (!strcmp(a, "--threads") && i + 1 < argc) o.threads = atoi(argv[++i]);
@@ -62,9 +64,9 @@ int main(int argc, char **argv) {
   dab_ab_stats s;
   dab_ab_get_stats(ab, &s);
   if (st) printf("stopped: %s\n", err.msg);
-  printf("%s value %+d nodes %llu tests %llu tt_probes %llu tt_hits %llu sle %llu seconds %.3f knps %.0f\n",
+  printf("%s value %+d nodes %llu tests %llu tt_probes %llu tt_hits %llu sle %llu loony %llu seconds %.3f knps %.0f\n",
          argv[1], v, (unsigned long long)s.nodes, (unsigned long long)s.tests,
-         (unsigned long long)s.tt_probes, (unsigned long long)s.tt_hits, (unsigned long long)s.sle_leaves,
+         (unsigned long long)s.tt_probes, (unsigned long long)s.tt_hits, (unsigned long long)s.sle_leaves, (unsigned long long)s.loony_skips,
          s.seconds, s.seconds > 0 ? (double)s.nodes / s.seconds / 1000 : 0);
   dab_ab_free(ab);
   return st ? 1 : 0;

@@ -38,7 +38,7 @@ typedef struct ab_worker {
   dab_ab *ab;
   int id;
   int stop;
-  uint64_t nodes, probes, hits, cuts, sle;
+  uint64_t nodes, probes, hits, cuts, sle, loony;
   uint64_t node_base;         /* ab->st.nodes at the start of the test */
   /* The test this worker runs. */
   uint64_t root;
@@ -62,6 +62,8 @@ void dab_ab_default_opts(dab_ab_opts *o) {
   o->sle = DAB_AB_HAVE_SLE;
   o->order_sacrifices_last = true;
   o->parity = true;
+  o->loony_bound = true;
+  o->chain_moves = true;
 }
 
 int dab_ab_open_boxes(const dab_geom *g, uint64_t p) {
@@ -192,6 +194,60 @@ static inline int other_box(const dab_geom *g, int line, int b) {
   return g->line_box[line][0] == b ? g->line_box[line][1] : g->line_box[line][0];
 }
 
+/*
+** Isolated chains and loops of a quiet position.  chain_of finds whether
+** undrawn line m lies in an isolated chain (both ends on the ground, every
+** coin with two sides drawn) or an isolated loop.
+** RETURN: 1 chain, 2 loop, 0 neither; *len the coins, *boxes their mask,
+** *end a ground string at one end of a chain.
+*/
+static int chain_of(const dab_geom *g, uint64_t p, int m, int *len, uint64_t *boxes, int *end) {
+  int b0 = g->line_box[m][0], b1 = g->line_box[m][1];
+  int k = 0;
+  uint64_t set = 0;
+  *end = m;
+  for (int side = 0; side < 2; side++) {
+    int x = side ? b1 : b0, from = m;
+    if (x < 0) continue;            /* m is this end's ground string */
+    if (dab64_sides(g, p, x) != 2) return 0;
+    while (x >= 0) {
+      if (set >> x & 1) {           /* walked round: a loop */
+        *len = k, *boxes = set;
+        return 2;
+      }
+      k++;
+      set |= 1ull << x;
+      int next = __builtin_ctzll(g->box_mask[x] & ~p & ~(1ull << from));
+      int y = other_box(g, next, x);
+      if (y >= 0 && dab64_sides(g, p, y) != 2) return 0; /* a junction */
+      if (y < 0) *end = next;
+      from = next;
+      x = y;
+    }
+  }
+  *len = k, *boxes = set;
+  return 1;
+}
+
+/*
+** The loony bound.  Let m be a move of a quiet position that lies in an
+** isolated chain of k >= 3 coins or in an isolated loop of k coins.  After
+** m the opponent can take every coin of it and move on (k + x, x = value
+** of the rest for the mover there), or take all but two (a loop: all but
+** four) and hand over the rest (k - 4 - x; loop k - 8 - x).  The better of
+** the two is at least k - 2 (loop: k - 4), so m is worth at most -(k-2)
+** (loop -(k-4)).
+** RETURN: that upper bound, or a large number when m is not such a move.
+*/
+static int loony_upper(const dab_geom *g, uint64_t p, int m) {
+  int k = 0, end;
+  uint64_t boxes;
+  int kind = chain_of(g, p, m, &k, &boxes, &end);
+  if (kind == 1 && k >= 3) return -(k - 2);
+  if (kind == 2 && k >= 4) return -(k - 4);
+  return 1000;
+}
+
 static inline int log2_work(uint64_t n) { return n ? 64 - __builtin_clzll(n) : 0; }
 
 static int search(ab_worker *w, uint64_t p, int nrem, int alpha, int beta, int ply) {
@@ -295,12 +351,41 @@ static int search(ab_worker *w, uint64_t p, int nrem, int alpha, int beta, int p
   int16_t mv[64];
   int n = 0, nsac1 = 0, nsac2 = 0;
   int16_t sac1[64], sac2[64];
-  uint64_t seen_groups = 0;
+  uint64_t seen_groups = 0, seen_chains = 0;
   uint64_t freel = g->all_lines & ~p;
+  const bool chain_moves = ab->o.chain_moves && !three;
+  if (ttmove >= 0 && chain_moves) {
+    int len, end;
+    uint64_t boxes;
+    int kind = chain_of(g, p, ttmove, &len, &boxes, &end);
+    if ((kind == 1 && len >= 3) || kind == 2) {
+      seen_chains |= boxes;
+      if (kind == 1) ttmove = end;
+    }
+  }
   if (ttmove >= 0) mv[n++] = (int16_t)ttmove;
   for (int i = 0; i < g->nlines; i++) {
     int m = ab->order[i];
     if (!(freel >> m & 1)) continue;
+    if (chain_moves) {
+      /* One opening per isolated loop (all are alike) and per isolated
+      ** chain of >= 3 coins (an end string: the opponent's options after
+      ** any other opening include those after it). */
+      int b0 = g->line_box[m][0], b1 = g->line_box[m][1];
+      if ((b0 >= 0 && (seen_chains >> b0 & 1)) || (b1 >= 0 && (seen_chains >> b1 & 1))) continue;
+      int len, end;
+      uint64_t boxes;
+      int kind = chain_of(g, p, m, &len, &boxes, &end);
+      if ((kind == 1 && len >= 3) || kind == 2) {
+        seen_chains |= boxes;
+        if (kind == 1) m = end;
+        if (m == ttmove) continue;
+        /* an end string gives one box: a sacrifice of one */
+        if (ab->o.order_sacrifices_last) sac1[nsac1++] = (int16_t)m;
+        else mv[n++] = (int16_t)m;
+        continue;
+      }
+    }
     if (ab->o.border_equiv && ab->group_of[m]) {
       if (seen_groups & ab->group_of[m]) continue;
       seen_groups |= ab->group_of[m];
@@ -329,11 +414,19 @@ static int search(ab_worker *w, uint64_t p, int nrem, int alpha, int beta, int p
     memcpy(mv + first, tmp, (size_t)span * sizeof mv[0]);
   }
 
-  int alpha0 = alpha, best = NEG_INF, bestm = -1;
+  int alpha0 = alpha, best = NEG_INF, bestm = -1, skipped = NEG_INF;
   uint64_t nodes0 = w->nodes;
   for (int i = 0; i < n; i++) {
     int m = mv[i];
     int a = alpha > best ? alpha : best;
+    if (ab->o.loony_bound && !three && i >= n - nsac1 - nsac2) {
+      int u = loony_upper(g, p, m);
+      if (u <= a) {
+        w->loony++;
+        if (u > skipped) skipped = u;
+        continue;
+      }
+    }
     int k = three ? dab64_completes(g, p, m) : 0;
     int v = k ? k + search(w, p | 1ull << m, nrem - k, a - k, beta - k, ply + 1)
               : -search(w, p | 1ull << m, nrem, -beta, -a, ply + 1);
@@ -344,6 +437,9 @@ static int search(ab_worker *w, uint64_t p, int nrem, int alpha, int beta, int p
       if (v >= beta) break;
     }
   }
+  /* A skipped move's bound is at most the window's alpha then, so it can
+  ** only matter as a fail-low upper bound (see loony_upper). */
+  if (skipped > best) best = skipped, bestm = -1;
   if (use_tt) {
     int lower = -128, upper = 127;
     if (best <= alpha0) upper = best;
@@ -409,6 +505,7 @@ static dab_status run_test(dab_ab *ab, uint64_t p, int nrem, int beta, int *resu
     ab->st.tt_hits += ws[i].hits;
     ab->st.tt_cuts += ws[i].cuts;
     ab->st.sle_leaves += ws[i].sle;
+    ab->st.loony_skips += ws[i].loony;
     if (winner < 0 && !ws[i].stop) winner = i;
   }
   ab->st.tests++;

@@ -33,6 +33,15 @@
 **                playing it.  (The retrograde uses the same rule.)
 **  border_equiv  Canonical keys treat the undrawn edge lines of a box
 **                as interchangeable, and only one of them is tried.
+**  loony_bound   In a quiet position, a move inside an isolated chain of
+**                k >= 3 coins is worth at most -(k-2) (a loop: -(k-4)),
+**                because the opponent may take all or all but two (four);
+**                it is skipped when that cannot beat alpha.
+**  chain_moves   In a quiet position, only one opening of each isolated
+**                loop is tried (they are all alike), and of each isolated
+**                chain of >= 3 coins only an end string: after any other
+**                opening the opponent still has take-all and
+**                all-but-two, so it is worth no more to the opener.
 **  sle           A quiet position that is a simple loony endgame is
 **                valued by the endgame formula (theorems/sle.h) instead
 **                of searched (only when that library is built in).
@@ -52,6 +61,8 @@ typedef struct dab_ab_opts {
   bool sle;
   bool order_sacrifices_last;   /* non-sacrifices before sacrifices */
   bool parity;                  /* step null-window tests by 2 (value parity) */
+  bool loony_bound;             /* skip chain/loop openings that cannot reach alpha */
+  bool chain_moves;             /* one opening per isolated chain (>= 3) / loop */
   uint64_t node_limit;          /* stop (DAB_ECANCELED) after this many; 0 = none */
   dab_progress_fn progress;     /* optional; `what` carries the current bounds */
   void *progress_ctx;
@@ -69,6 +80,7 @@ typedef struct dab_ab_stats {
   uint64_t nodes;               /* positions visited */
   uint64_t tt_probes, tt_hits, tt_cuts;
   uint64_t sle_leaves;          /* positions valued by the SLE formula */
+  uint64_t loony_skips;         /* moves skipped by the loony bound */
   uint64_t tests;               /* null-window root searches */
   double seconds;
 } dab_ab_stats;
