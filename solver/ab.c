@@ -538,7 +538,9 @@ dab_status dab_ab_test(dab_ab *ab, uint64_t p, int bound, bool *result, dab_err 
   return DAB_OK;
 }
 
-dab_status dab_ab_solve(dab_ab *ab, uint64_t p, int *value, int *lower, int *upper, dab_err *err) {
+/* The root driver, starting its tests near guess0. */
+static dab_status solve_from(dab_ab *ab, uint64_t p, int guess0, int *value, int *lower, int *upper,
+                             dab_err *err) {
   dab_status st = check_position(ab, p, err);
   if (st) return st;
   double t0 = now_sec();
@@ -547,7 +549,7 @@ dab_status dab_ab_solve(dab_ab *ab, uint64_t p, int *value, int *lower, int *upp
   int nrem = dab_ab_open_boxes(&ab->g, p);
   int lo = -nrem, hi = nrem;
   int step = ab->o.parity ? 2 : 1;
-  int guess = ab->o.parity ? parity_down(0, nrem) : 0;
+  int guess = ab->o.parity ? parity_down(guess0, nrem) : guess0;
   /* A warm table may already know the root. */
   if (!ab->o.no_tt) {
     dab_tt_hit hit;
@@ -592,13 +594,21 @@ dab_status dab_ab_solve(dab_ab *ab, uint64_t p, int *value, int *lower, int *upp
   return DAB_OK;
 }
 
+dab_status dab_ab_solve(dab_ab *ab, uint64_t p, int *value, int *lower, int *upper, dab_err *err) {
+  return solve_from(ab, p, 0, value, lower, upper, err);
+}
+
 dab_status dab_ab_analyze(dab_ab *ab, uint64_t p, dab_analysis *a, dab_err *err) {
   dab_status st = check_position(ab, p, err);
   if (st) return st;
   const dab_geom *g = &ab->g;
   memset(a, 0, sizeof *a);
   uint64_t keys[64];
-  int vals[64], nk = 0;
+  int vals[64], nk = 0, pv = 0;
+  /* The position's value first: each child's search then starts at the
+  ** value an optimal move would have. */
+  st = dab_ab_solve(ab, p, &pv, NULL, NULL, err);
+  if (st) return st;
   for (int m = 0; m < g->nlines; m++) {
     if (p >> m & 1) continue;
     uint64_t c = p | 1ull << m;
@@ -609,7 +619,7 @@ dab_status dab_ab_analyze(dab_ab *ab, uint64_t p, dab_analysis *a, dab_err *err)
       if (keys[i] == key) { v = vals[i]; found = 1; break; }
     if (!found) {
       int cv;
-      st = dab_ab_solve(ab, c, &cv, NULL, NULL, err);
+      st = solve_from(ab, c, k ? pv - k : -pv, &cv, NULL, NULL, err);
       if (st) return st;
       v = k ? k + cv : -cv;
       keys[nk] = key, vals[nk] = v, nk++;
