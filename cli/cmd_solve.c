@@ -21,7 +21,7 @@ static const char usage[] =
     "time and table use.  With '-', every stdin line is solved and answered with\n"
     "one JSON object per line (a bad line gets {\"line\":N,\"error\":...}, exit 2).\n"
     "  --json         {\"rows\",\"cols\",\"value\",\"moves\":[{\"move\",\"value\"}],\"best\":[...]}\n"
-    "                 plus \"source\", and for a search \"pv\",\"nodes\",\"seconds\",\"tt\"\n"
+    "                 a search adds \"source\",\"pv\",\"nodes\",\"seconds\",\"tt\"\n"
     "  --value-only   prove the value of POS only (skip the value of every move)\n"
     "  --search       search even when the oracle covers the board\n"
     "  --retro        solve every position below POS by retrograde (<= 32 undrawn lines)\n"
@@ -97,8 +97,7 @@ static dab_status solve_one(const dab_parsed *p, const solve_cfg *c, dab_analysi
     if (st == DAB_OK) {
       st = dab_oracle_analyze(o, &p->game.lines, a, err);
       dab_oracle_close(o);
-      snprintf(extra, extra_len, "\"source\":\"oracle\"");
-      return st;
+      return st; /* the oracle's answer keeps exactly the stable keys */
     }
     if (st != DAB_EBOARD) return st;
   }
@@ -118,7 +117,6 @@ static dab_status solve_one(const dab_parsed *p, const solve_cfg *c, dab_analysi
       st = dab_retro_analyze(r, root, a, err);
       dab_retro_free(r);
     }
-    snprintf(extra, extra_len, "\"source\":\"retro\"");
     return st;
   }
   dab_ab *ab = get_solver(g, c, err, &st);
