@@ -12,9 +12,6 @@
 
 #include "theorems/sle.h"
 
-/* The SLE leaf rule needs theorems/sle.h (always built with dab). */
-#define DAB_AB_HAVE_SLE 1
-
 #define NEG_INF (-1000)
 
 struct dab_ab {
@@ -59,7 +56,7 @@ void dab_ab_default_opts(dab_ab_opts *o) {
   o->safe_capture = true;
   o->decline_rule = true;
   o->border_equiv = true;
-  o->sle = DAB_AB_HAVE_SLE;
+  o->sle = true;
   o->order_sacrifices_last = true;
   o->parity = true;
   o->loony_bound = true;
@@ -91,7 +88,6 @@ dab_ab *dab_ab_new(const dab_geom *g, const dab_ab_opts *opts, dab_status *st, d
   else dab_ab_default_opts(&ab->o);
   if (!ab->o.hash_bytes) ab->o.hash_bytes = 1ull << 30;
   if (ab->o.threads < 1) ab->o.threads = 1;
-  if (!DAB_AB_HAVE_SLE) ab->o.sle = false;
   ab->sym = dab_sym_new(g, err);
   if (!ab->sym) {
     free(ab);
@@ -179,9 +175,8 @@ static int poll_worker(ab_worker *w) {
   return 0;
 }
 
-/* Boxes with exactly two sides drawn, as a box mask (quiet-position
-** helper for the SLE prefilter); *all_two is set when every open box has
-** exactly two sides. */
+/* True when every open box has exactly two sides drawn: the cheap
+** prefilter before the full SLE test (an SLE has only such coins). */
 static inline bool every_open_box_two_sided(const dab_geom *g, uint64_t p) {
   for (int b = 0; b < g->nboxes; b++) {
     int s = dab64_sides(g, p, b);
@@ -329,21 +324,18 @@ static int search(ab_worker *w, uint64_t p, int nrem, int alpha, int beta, int p
       }
     }
   }
-#if DAB_AB_HAVE_SLE
   if (ab->o.sle && !three && every_open_box_two_sided(g, p)) {
     int16_t chains[DAB_MAX_BOXES], loops[DAB_MAX_BOXES];
     int nch = 0, nlp = 0;
     dab_lineset ls = dab_ls_from_word(p);
-    if (dab_sle_from_position(g, &ls, true, chains, &nch, loops, &nlp)) {
+    int sv;
+    if (dab_sle_from_position(g, &ls, true, chains, &nch, loops, &nlp) &&
+        (sv = dab_sle_value(chains, nch, loops, nlp)) != DAB_SLE_BAD) {
       w->sle++;
-      int v = -dab_sle_value(chains, nch, loops, nlp);
-      if (use_tt) dab_tt_store(&ab->tt, key, v, v, -1, 1);
-      return v;
+      if (use_tt) dab_tt_store(&ab->tt, key, -sv, -sv, -1, 1);
+      return -sv;
     }
   }
-#else
-  (void)every_open_box_two_sided;
-#endif
 
   /* Moves: TT move, then non-sacrifices centre-out, then sacrifices
   ** (one box given before two).  Of the undrawn edge lines of one corner

@@ -44,7 +44,7 @@
 **                all-but-two, so it is worth no more to the opener.
 **  sle           A quiet position that is a simple loony endgame is
 **                valued by the endgame formula (theorems/sle.h) instead
-**                of searched (only when that library is built in).
+**                of searched.
 **
 ** Thread safety: a dab_ab object is used by one caller thread at a time;
 ** it runs its own worker threads inside dab_ab_solve / dab_ab_analyze.
