@@ -57,8 +57,10 @@ static uint64_t parse_size(const char *s) {
   return b < 64 || b > 1e13 ? 0 : (uint64_t)b;
 }
 
-/* One solver per board, reused across stdin lines (keeps the table warm). */
+/* One solver and one oracle per board, reused across stdin lines (keeps
+** the table warm, builds the oracle once). */
 static dab_ab *solver;
+static dab_oracle *oracle;
 
 static dab_ab *get_solver(const dab_geom *g, const solve_cfg *c, dab_err *err, dab_status *st) {
   if (solver) {
@@ -91,14 +93,21 @@ static dab_status solve_one(const dab_parsed *p, const solve_cfg *c, dab_analysi
   extra[0] = text_extra[0] = 0;
   dab_status st = DAB_EBOARD;
   if (!c->force_search && !c->force_retro) {
-    dab_oracle_opts oo = {.threads = c->threads};
-    dab_oracle *o;
-    st = dab_oracle_open(g->rows, g->cols, &oo, &o, err);
-    if (st == DAB_OK) {
-      st = dab_oracle_analyze(o, &p->game.lines, a, err);
-      dab_oracle_close(o);
-      return st; /* the oracle's answer keeps exactly the stable keys */
+    if (oracle) {
+      const dab_geom *og = dab_oracle_geom(oracle);
+      if (og->rows != g->rows || og->cols != g->cols) {
+        dab_oracle_close(oracle);
+        oracle = NULL;
+      }
     }
+    st = DAB_OK;
+    if (!oracle) {
+      dab_oracle_opts oo = {.threads = c->threads};
+      st = dab_oracle_open(g->rows, g->cols, &oo, &oracle, err);
+    }
+    if (st == DAB_OK) /* the oracle's answer keeps exactly the stable keys */
+      return dab_oracle_analyze(oracle, &p->game.lines, a, err);
+    oracle = NULL;
     if (st != DAB_EBOARD) return st;
   }
   if (!dab_geom_fast(g))
@@ -270,5 +279,7 @@ int dab_cmd_solve(int argc, char **argv) {
   }
   dab_ab_free(solver);
   solver = NULL;
+  if (oracle) dab_oracle_close(oracle);
+  oracle = NULL;
   return rc;
 }
