@@ -4,6 +4,7 @@
 */
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #define XXH_INLINE_ALL
 #include <xxhash.h>
 #include "solver/tt.h"
@@ -35,10 +36,18 @@ dab_status dab_tt_init(dab_tt *tt, uint64_t bytes, dab_tt_policy policy, dab_err
   memset(tt, 0, sizeof *tt);
   uint64_t n = 1;
   while (n * 2 * sizeof(dab_tt_bucket) <= bytes) n *= 2;
-  tt->bucket = aligned_alloc(64, n * sizeof(dab_tt_bucket));
+  size_t bytes_used = n * sizeof(dab_tt_bucket);
+  /* Large tables on 2 MiB boundaries, with transparent huge pages asked
+  ** for: a probe is one random cache line, and 4 KiB pages would add a TLB
+  ** miss to most of them. */
+  size_t align = bytes_used >= (2u << 20) ? (2u << 20) : 64;
+  tt->bucket = aligned_alloc(align, bytes_used);
   if (!tt->bucket)
     return dab_fail(err, DAB_ENOMEM, "out of memory for a %llu MiB transposition table",
-                    (unsigned long long)(n * sizeof(dab_tt_bucket) >> 20));
+                    (unsigned long long)(bytes_used >> 20));
+#ifdef MADV_HUGEPAGE
+  if (align > 64) madvise(tt->bucket, bytes_used, MADV_HUGEPAGE); /* advice only */
+#endif
   memset(tt->bucket, 0, n * sizeof(dab_tt_bucket));
   tt->nbuckets = n;
   tt->mask = n - 1;
