@@ -194,17 +194,20 @@ static inline int other_box(const dab_geom *g, int line, int b) {
 ** undrawn line m lies in an isolated chain (both ends on the ground, every
 ** coin with two sides drawn) or an isolated loop.
 ** RETURN: 1 chain, 2 loop, 0 neither; *len the coins, *boxes their mask,
-** *end a ground string at one end of a chain.
+** *end a ground string at one end of a chain.  On 0, *boxes holds the
+** two-sided coins walked before a junction was met: every string touching
+** them is in the same non-isolated run, so callers need not walk again.
 */
 static int chain_of(const dab_geom *g, uint64_t p, int m, int *len, uint64_t *boxes, int *end) {
   int b0 = g->line_box[m][0], b1 = g->line_box[m][1];
   int k = 0;
   uint64_t set = 0;
   *end = m;
+  *boxes = 0;
   for (int side = 0; side < 2; side++) {
     int x = side ? b1 : b0, from = m;
     if (x < 0) continue;            /* m is this end's ground string */
-    if (dab64_sides(g, p, x) != 2) return 0;
+    if (dab64_sides(g, p, x) != 2) return *boxes = set, 0;
     while (x >= 0) {
       if (set >> x & 1) {           /* walked round: a loop */
         *len = k, *boxes = set;
@@ -214,7 +217,7 @@ static int chain_of(const dab_geom *g, uint64_t p, int m, int *len, uint64_t *bo
       set |= 1ull << x;
       int next = __builtin_ctzll(g->box_mask[x] & ~p & ~(1ull << from));
       int y = other_box(g, next, x);
-      if (y >= 0 && dab64_sides(g, p, y) != 2) return 0; /* a junction */
+      if (y >= 0 && dab64_sides(g, p, y) != 2) return *boxes = set, 0; /* a junction */
       if (y < 0) *end = next;
       from = next;
       x = y;
@@ -343,7 +346,7 @@ static int search(ab_worker *w, uint64_t p, int nrem, int alpha, int beta, int p
   int16_t mv[64];
   int n = 0, nsac1 = 0, nsac2 = 0;
   int16_t sac1[64], sac2[64];
-  uint64_t seen_groups = 0, seen_chains = 0;
+  uint64_t seen_groups = 0, seen_chains = 0, not_isolated = 0;
   uint64_t freel = g->all_lines & ~p;
   const bool chain_moves = ab->o.chain_moves && !three;
   if (ttmove >= 0 && chain_moves) {
@@ -365,9 +368,12 @@ static int search(ab_worker *w, uint64_t p, int nrem, int alpha, int beta, int p
       ** any other opening include those after it). */
       int b0 = g->line_box[m][0], b1 = g->line_box[m][1];
       if ((b0 >= 0 && (seen_chains >> b0 & 1)) || (b1 >= 0 && (seen_chains >> b1 & 1))) continue;
-      int len, end;
-      uint64_t boxes;
-      int kind = chain_of(g, p, m, &len, &boxes, &end);
+      int len, end, kind = 0;
+      uint64_t boxes = 0;
+      if (!((b0 >= 0 && (not_isolated >> b0 & 1)) || (b1 >= 0 && (not_isolated >> b1 & 1)))) {
+        kind = chain_of(g, p, m, &len, &boxes, &end);
+        if (!kind) not_isolated |= boxes;
+      }
       if ((kind == 1 && len >= 3) || kind == 2) {
         seen_chains |= boxes;
         if (kind == 1) m = end;
@@ -411,7 +417,9 @@ static int search(ab_worker *w, uint64_t p, int nrem, int alpha, int beta, int p
   for (int i = 0; i < n; i++) {
     int m = mv[i];
     int a = alpha > best ? alpha : best;
-    if (ab->o.loony_bound && !three && i >= n - nsac1 - nsac2) {
+    if (ab->o.loony_bound && !three && i >= n - nsac1 - nsac2 &&
+        !((g->line_box[m][0] >= 0 && (not_isolated >> g->line_box[m][0] & 1)) ||
+          (g->line_box[m][1] >= 0 && (not_isolated >> g->line_box[m][1] & 1)))) {
       int u = loony_upper(g, p, m);
       if (u <= a) {
         w->loony++;
