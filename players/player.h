@@ -1,0 +1,85 @@
+/*
+** player.h: one interface for every dab player: position in, move out.
+** See Copyright Notice in README.md
+*/
+#ifndef DAB_PLAYER_H
+#define DAB_PLAYER_H
+
+#include "board.h"
+#include "oracle/oracle.h"
+#include "players/rng.h"
+
+/*
+** A player is made from a spec string, "NAME[:OPT,OPT=VALUE,...]":
+**
+**   random                    level 0: a random legal line
+**   level1                    takes a box when it can, else random
+**   level2                    level1, and never a third side while a safe line exists
+**   chain                     good amateur: safe captures, long chain rule,
+**                             all-but-two / all-but-four, opens the cheapest part
+**   mcts[:sims=N,time=MS,c=X] UCT with random rollouts
+**   mcts-bz[:same]            plus chain-loop macro moves and exact SLE scoring
+**   sw[:KxL,agg=max|sum,border=cut|aware,safe=0|1]
+**                             sliding window over KxL sub-boards (oracle values);
+**                             `sw:KxL` alone is the published plain version,
+**                             `sw+[:KxL]` the improved one (sum, aware, safe)
+**   ab[:depth=N]              depth-limited alpha-beta, simple evaluation
+**   perfect[:tie=random|boxes|long]
+**                             the oracle's optimal move; ties at random or
+**                             by a policy
+**
+** Thread safety: a dab_player is used by one thread at a time (it keeps
+** scratch memory such as a search tree).  A dab_player_env holds what is
+** costly and read-only once built (oracles, window tables); any number of
+** players in any number of threads may share one env.  No player keeps
+** random state: every move draws from the dab_rng the caller passes.
+*/
+
+typedef struct dab_player dab_player;
+typedef struct dab_player_env dab_player_env;
+
+/*
+** Creates an environment.  tb_dir (may be NULL) is passed to the oracles.
+** RETURN: DAB_OK and *out, or DAB_ENOMEM.
+*/
+dab_status dab_player_env_new(const char *tb_dir, dab_player_env **out, dab_err *err);
+void dab_player_env_free(dab_player_env *env);
+
+/*
+** The oracle for a rows x cols board, opened once per env and shared.
+** RETURN: DAB_OK and *out (owned by env), or the oracle's error (e.g.
+** DAB_EBOARD when nothing covers the board).  Thread-safe.
+*/
+dab_status dab_player_env_oracle(dab_player_env *env, int rows, int cols, const dab_oracle **out,
+                                 dab_err *err);
+
+/*
+** Makes the player described by spec for board g.  env may be NULL for
+** players that need no oracle (random, level1, level2, chain, mcts,
+** mcts-bz, ab).  The first call for a sliding-window size builds its table
+** in env (seconds for 3x3), later calls share it.
+** RETURN: DAB_OK and *out; DAB_EINPUT with a one-line message for a bad
+** spec (unknown name or option, bad value); DAB_EBOARD when the player
+** cannot play on g (e.g. perfect without an oracle for the board);
+** DAB_ENOMEM.  On error *out is NULL.
+*/
+dab_status dab_player_new(const char *spec, const dab_geom *g, dab_player_env *env,
+                          dab_player **out, dab_err *err);
+void dab_player_free(dab_player *p);
+
+/*
+** Chooses a move for the player to move in game (on the player's board).
+** RETURN: an undrawn line, or -1 when every line is drawn.
+** NOTES: uses game->score only where the player cares about winning
+** rather than margin (mcts); draws randomness only from rng.
+*/
+int dab_player_move(dab_player *p, const dab_game *game, dab_rng *rng);
+
+/* The canonical spec of the player, with every option spelled out
+** (e.g. "mcts:sims=80,time=0,c=1.41"). */
+const char *dab_player_name(const dab_player *p);
+
+/* A short description of every spec, one per line, for --help texts. */
+extern const char dab_player_help[];
+
+#endif
