@@ -12,7 +12,8 @@
   X(solve, "value of a position, of every move, and the best moves")          \
   X(show, "draw a position as ASCII")                                          \
   X(retro, "exhaustive retrograde over every position below POS")            \
-  X(demo, "the quick tour: solve 3x3 and play one optimal game")
+  X(demo, "the quick tour: solve 3x3 and play one optimal game")              \
+  X(arena, "play matches between players, scored against the oracle")
 
 #define DAB_DECLARE(name, summary) int dab_cmd_##name(int argc, char **argv);
 DAB_COMMANDS(DAB_DECLARE)

@@ -230,7 +230,8 @@ static int32_t select_child(const mcts *t, const node *parent) {
   double best_u = -1.0;
   for (int i = 0; i < parent->nchild; i++) {
     if (ch[i].visits == 0) return parent->child + i;
-    double u = ch[i].reward / ch[i].visits + t->c * sqrt(logn / ch[i].visits);
+    double nv = (double)ch[i].visits;
+    double u = (double)ch[i].reward / nv + t->c * sqrt(logn / nv);
     if (u > best_u) {
       best_u = u;
       best = i;

@@ -1,0 +1,542 @@
+/*
+** cmd_arena.c: `dab arena`: matches between two players, both colours,
+** in parallel, with results scored against the oracle where it covers the
+** board.
+** See Copyright Notice in README.md
+*/
+#include <math.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include "cli/cliutil.h"
+#include "cli/commands.h"
+#include "players/player.h"
+
+static const char usage[] =
+    "usage: dab arena --p1 SPEC --p2 SPEC [--board RxC] [--games N] [--threads N]\n"
+    "                 [--seed S] [--start POS|random:FRACTION] [--tb DIR] [--no-oracle]\n"
+    "                 [--json] [--csv FILE] [--svg FILE]\n\n"
+    "Plays N games between two players, each player first in half of them (games\n"
+    "2k and 2k+1 share a start and swap colours).  Reports wins, losses and ties per\n"
+    "player, the mean margin (points of p1 minus p2, per game) with a 95% interval,\n"
+    "and time per move.  When an oracle covers the board (3x3 and smaller in memory,\n"
+    "bigger boards from --tb tablebases), every move is scored against perfect play:\n"
+    "share of optimal moves, mean boxes lost per move, and blunders (moves losing\n"
+    "value) by phase (opening: < 1/3 of the lines drawn, middle, endgame: >= 2/3).\n\n"
+    "  --start POS          every game starts from POS (RxC, RxC:DBN, RxC@moves)\n"
+    "  --start random:F     each pair of games starts from its own random position\n"
+    "                       with a fraction F of the lines drawn, no third sides\n"
+    "  --seed S             games are reproducible from S whatever the thread count\n"
+    "                       (players with a time limit excepted); default 1\n"
+    "  --csv FILE           one row per game;  --svg FILE  a plot of the results\n\n"
+    "players:\n";
+
+/* ---- Match state ---------------------------------------------------------- */
+
+enum { PHASES = 3 };
+
+typedef struct side_stats {
+  long moves;
+  double seconds;
+  long scored, optimal, lost, blunders[PHASES], phase_moves[PHASES];
+} side_stats;
+
+typedef struct game_result {
+  bool done, p1_first;
+  int score[2];           /* p1, p2 */
+  int start_lines;
+  side_stats side[2];
+} game_result;
+
+typedef struct match {
+  const dab_geom *g;
+  const char *spec[2];
+  dab_player_env *env;
+  const dab_oracle *oracle;   /* NULL: no metrics */
+  int games;
+  uint64_t seed;
+  const dab_game *start;      /* fixed start, or NULL */
+  double start_fraction;      /* random starts when >= 0 */
+  game_result *res;
+  atomic_int next, done;
+  atomic_int failed;
+  char fail_msg[DAB_ERR_LEN + 64];
+  pthread_mutex_t fail_lock;
+  dab_cancel_flag *cancel;
+} match;
+
+static double now_s(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static void fail(match *mt, const char *what, const char *who, const char *detail) {
+  pthread_mutex_lock(&mt->fail_lock);
+  if (!atomic_load(&mt->failed))
+    snprintf(mt->fail_msg, sizeof mt->fail_msg, "%s '%s'%s", what, who, detail);
+  atomic_store(&mt->failed, 1);
+  pthread_mutex_unlock(&mt->fail_lock);
+}
+
+/* A random start: lines drawn at random among those that give no third
+** side, until the fraction is reached or no such line is left. */
+static void random_start(const dab_geom *g, double fraction, dab_rng *rng, dab_game *game) {
+  dab_game_init(g, game);
+  int target = (int)lround(fraction * g->nlines);
+  int16_t safe[DAB_MAX_LINES];
+  for (int drawn = 0; drawn < target; drawn++) {
+    int n = 0;
+    for (int m = 0; m < g->nlines; m++) {
+      if (dab_ls_has(&game->lines, m)) continue;
+      bool ok = true;
+      for (int j = 0; j < 2; j++) {
+        int b = g->line_box[m][j];
+        if (b >= 0 && dab_box_sides(g, &game->lines, b) >= 2) ok = false;
+      }
+      if (ok) safe[n++] = (int16_t)m;
+    }
+    if (!n) break;
+    dab_ls_set(&game->lines, safe[dab_rng_below(rng, n)]);
+  }
+}
+
+static void play_game(match *mt, dab_player *pl[2], int gi) {
+  const dab_geom *g = mt->g;
+  game_result *r = &mt->res[gi];
+  memset(r, 0, sizeof *r);
+  r->p1_first = gi % 2 == 0;
+  dab_game game;
+  if (mt->start) game = *mt->start;
+  else if (mt->start_fraction >= 0) {
+    dab_rng srng;
+    dab_rng_seed2(&srng, mt->seed, 0x5eed0000ull + (uint64_t)(gi / 2));
+    random_start(g, mt->start_fraction, &srng, &game);
+  } else dab_game_init(g, &game);
+  r->start_lines = dab_ls_count(&game.lines);
+  int base[2] = {game.score[0], game.score[1]};
+  /* Player (0 = p1) sitting at seat 0 (the game's first player). */
+  int at_seat[2] = {r->p1_first ? 0 : 1, r->p1_first ? 1 : 0};
+  dab_rng rng[2];
+  dab_rng_seed2(&rng[0], mt->seed, (uint64_t)gi * 2);
+  dab_rng_seed2(&rng[1], mt->seed, (uint64_t)gi * 2 + 1);
+  dab_analysis *a = mt->oracle ? malloc(sizeof *a) : NULL;
+  while (!dab_game_over(g, &game)) {
+    int who = at_seat[game.to_move];
+    side_stats *ss = &r->side[who];
+    int drawn = dab_ls_count(&game.lines);
+    double t0 = now_s();
+    int m = dab_player_move(pl[who], &game, &rng[who]);
+    ss->seconds += now_s() - t0;
+    ss->moves++;
+    if (m < 0 || m >= g->nlines || dab_ls_has(&game.lines, m)) {
+      char buf[48];
+      snprintf(buf, sizeof buf, " played an illegal line %d", m);
+      fail(mt, "player", dab_player_name(pl[who]), buf);
+      break;
+    }
+    if (a && dab_oracle_analyze(mt->oracle, &game.lines, a, NULL) == DAB_OK) {
+      int mv = a->value;
+      for (int i = 0; i < a->nmoves; i++)
+        if (a->move[i] == m) mv = a->move_value[i];
+      int phase = drawn * 3 < g->nlines ? 0 : drawn * 3 < 2 * g->nlines ? 1 : 2;
+      ss->scored++;
+      ss->phase_moves[phase]++;
+      if (mv == a->value) ss->optimal++;
+      else {
+        ss->lost += a->value - mv;
+        ss->blunders[phase]++;
+      }
+    }
+    dab_game_play(g, &game, m);
+  }
+  free(a);
+  for (int seat = 0; seat < 2; seat++) r->score[at_seat[seat]] = game.score[seat] - base[seat];
+  r->done = true;
+}
+
+static void *worker(void *arg) {
+  match *mt = arg;
+  dab_player *pl[2] = {NULL, NULL};
+  for (int i = 0; i < 2; i++)
+    if (dab_player_new(mt->spec[i], mt->g, mt->env, &pl[i], NULL)) {
+      fail(mt, "cannot make player", mt->spec[i], "");
+      goto out;
+    }
+  for (;;) {
+    if (atomic_load(&mt->failed) || (mt->cancel && *mt->cancel)) break;
+    int gi = atomic_fetch_add(&mt->next, 1);
+    if (gi >= mt->games) break;
+    play_game(mt, pl, gi);
+    atomic_fetch_add(&mt->done, 1);
+  }
+out:
+  dab_player_free(pl[0]);
+  dab_player_free(pl[1]);
+  return NULL;
+}
+
+/* ---- Summary -------------------------------------------------------------- */
+
+typedef struct summary {
+  int games, wins[2], ties;
+  double margin, ci;            /* p1's mean margin and 95% half-width */
+  side_stats side[2];
+} summary;
+
+static void summarize(const match *mt, summary *s) {
+  memset(s, 0, sizeof *s);
+  double sum = 0, sum2 = 0;
+  for (int i = 0; i < mt->games; i++) {
+    const game_result *r = &mt->res[i];
+    if (!r->done) continue;
+    s->games++;
+    int d = r->score[0] - r->score[1];
+    sum += d;
+    sum2 += (double)d * d;
+    if (d > 0) s->wins[0]++;
+    else if (d < 0) s->wins[1]++;
+    else s->ties++;
+    for (int p = 0; p < 2; p++) {
+      side_stats *a = &s->side[p];
+      const side_stats *b = &r->side[p];
+      a->moves += b->moves;
+      a->seconds += b->seconds;
+      a->scored += b->scored;
+      a->optimal += b->optimal;
+      a->lost += b->lost;
+      for (int k = 0; k < PHASES; k++) {
+        a->blunders[k] += b->blunders[k];
+        a->phase_moves[k] += b->phase_moves[k];
+      }
+    }
+  }
+  if (s->games) {
+    s->margin = sum / s->games;
+    double var = s->games > 1 ? (sum2 - sum * sum / s->games) / (s->games - 1) : 0;
+    s->ci = 1.96 * sqrt(var > 0 ? var / s->games : 0);
+  }
+}
+
+static void json_escape(FILE *f, const char *s) {
+  fputc('"', f);
+  for (; *s; s++) {
+    if (*s == '"' || *s == '\\') fputc('\\', f);
+    fputc(*s, f);
+  }
+  fputc('"', f);
+}
+
+static void print_json(const match *mt, const summary *s, const char *start_text, double secs,
+                       bool interrupted) {
+  printf("{\"rows\":%d,\"cols\":%d,\"games\":%d,\"games_requested\":%d,\"seed\":%llu,\"start\":",
+         mt->g->rows, mt->g->cols, s->games, mt->games, (unsigned long long)mt->seed);
+  json_escape(stdout, start_text);
+  printf(",\"ties\":%d,\"oracle\":%s,\"seconds\":%.3f,\"interrupted\":%s", s->ties,
+         mt->oracle ? "true" : "false", secs, interrupted ? "true" : "false");
+  static const char *phase_name[PHASES] = {"opening", "middle", "endgame"};
+  for (int p = 0; p < 2; p++) {
+    const side_stats *ss = &s->side[p];
+    double sign = p ? -1 : 1;
+    printf(",\"p%d\":{\"name\":", p + 1);
+    json_escape(stdout, mt->spec[p]);
+    printf(",\"wins\":%d,\"losses\":%d,\"ties\":%d,\"win_rate\":%.4f,\"margin\":%.4f,"
+           "\"margin_ci95\":[%.4f,%.4f],\"moves\":%ld,\"ms_per_move\":%.6f",
+           s->wins[p], s->wins[p ^ 1], s->ties, s->games ? (double)s->wins[p] / s->games : 0,
+           sign * s->margin, sign * s->margin - s->ci, sign * s->margin + s->ci, ss->moves,
+           ss->moves ? 1e3 * ss->seconds / (double)ss->moves : 0);
+    if (mt->oracle) {
+      printf(",\"optimal_rate\":%.4f,\"boxes_lost_per_move\":%.4f,\"scored_moves\":%ld,\"blunders\":{",
+             ss->scored ? (double)ss->optimal / (double)ss->scored : 0,
+             ss->scored ? (double)ss->lost / (double)ss->scored : 0, ss->scored);
+      for (int k = 0; k < PHASES; k++)
+        printf("%s\"%s\":%ld", k ? "," : "", phase_name[k], ss->blunders[k]);
+      printf("},\"phase_moves\":{");
+      for (int k = 0; k < PHASES; k++)
+        printf("%s\"%s\":%ld", k ? "," : "", phase_name[k], ss->phase_moves[k]);
+      printf("}");
+    }
+    printf("}");
+  }
+  printf("}\n");
+}
+
+static void print_text(const match *mt, const summary *s, const char *start_text, double secs,
+                       bool interrupted) {
+  printf("arena %dx%d, start %s, %d games%s, seed %llu, %.1f s\n", mt->g->rows, mt->g->cols,
+         start_text, s->games, interrupted ? " (interrupted)" : "", (unsigned long long)mt->seed, secs);
+  for (int p = 0; p < 2; p++) {
+    const side_stats *ss = &s->side[p];
+    double sign = p ? -1 : 1;
+    printf("p%d %-34s wins %5d  losses %5d  ties %5d  (%.1f%% wins)  margin %+.2f +- %.2f  %.4f ms/move\n",
+           p + 1, mt->spec[p], s->wins[p], s->wins[p ^ 1], s->ties,
+           s->games ? 100.0 * s->wins[p] / s->games : 0, sign * s->margin, s->ci,
+           ss->moves ? 1e3 * ss->seconds / (double)ss->moves : 0);
+  }
+  if (!mt->oracle) {
+    printf("oracle metrics: none (no oracle covers %dx%d; tablebases via --tb)\n", mt->g->rows,
+           mt->g->cols);
+    return;
+  }
+  printf("oracle metrics (every move scored against perfect play):\n");
+  for (int p = 0; p < 2; p++) {
+    const side_stats *ss = &s->side[p];
+    printf("p%d optimal %5.1f%%  boxes lost/move %.3f  blunders opening %ld/%ld  middle %ld/%ld  "
+           "endgame %ld/%ld\n",
+           p + 1, ss->scored ? 100.0 * (double)ss->optimal / (double)ss->scored : 0,
+           ss->scored ? (double)ss->lost / (double)ss->scored : 0, ss->blunders[0], ss->phase_moves[0],
+           ss->blunders[1], ss->phase_moves[1], ss->blunders[2], ss->phase_moves[2]);
+  }
+}
+
+static bool write_csv(const match *mt, const char *path) {
+  FILE *f = fopen(path, "w");
+  if (!f) return false;
+  fprintf(f, "game,p1_first,start_lines,p1_score,p2_score,p1_moves,p2_moves,p1_seconds,p2_seconds,"
+             "p1_optimal,p1_scored,p2_optimal,p2_scored\n");
+  for (int i = 0; i < mt->games; i++) {
+    const game_result *r = &mt->res[i];
+    if (!r->done) continue;
+    fprintf(f, "%d,%d,%d,%d,%d,%ld,%ld,%.6f,%.6f,%ld,%ld,%ld,%ld\n", i, r->p1_first, r->start_lines,
+            r->score[0], r->score[1], r->side[0].moves, r->side[1].moves, r->side[0].seconds,
+            r->side[1].seconds, r->side[0].optimal, r->side[0].scored, r->side[1].optimal,
+            r->side[1].scored);
+  }
+  return fclose(f) == 0;
+}
+
+/* Escapes <, > and & for SVG text. */
+static void svg_text(FILE *f, const char *s) {
+  for (; *s; s++) {
+    if (*s == '<') fputs("&lt;", f);
+    else if (*s == '>') fputs("&gt;", f);
+    else if (*s == '&') fputs("&amp;", f);
+    else fputc(*s, f);
+  }
+}
+
+/* A plot: stacked bars of wins/ties/losses per player, and the margin of
+** each player with its 95% interval on a symmetric axis. */
+static bool write_svg(const match *mt, const summary *s, const char *path) {
+  FILE *f = fopen(path, "w");
+  if (!f) return false;
+  int W = 640, H = 300;
+  fprintf(f, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
+             "font-family=\"sans-serif\" font-size=\"12\">\n", W, H);
+  fprintf(f, "<rect width=\"%d\" height=\"%d\" fill=\"white\"/>\n", W, H);
+  fprintf(f, "<text x=\"10\" y=\"20\" font-size=\"14\">arena %dx%d, %d games</text>\n", mt->g->rows,
+          mt->g->cols, s->games);
+  /* Win rate bars. */
+  fprintf(f, "<text x=\"10\" y=\"50\">win / tie / loss rate</text>\n");
+  for (int p = 0; p < 2; p++) {
+    double y = 65 + p * 40, x0 = 160, bw = 440;
+    double gw = s->games ? (double)s->wins[p] / s->games : 0;
+    double gt = s->games ? (double)s->ties / s->games : 0;
+    fprintf(f, "<text x=\"10\" y=\"%.0f\">p%d ", y + 16, p + 1);
+    char nm[48];
+    snprintf(nm, sizeof nm, "%.20s", mt->spec[p]);
+    svg_text(f, nm);
+    fprintf(f, "</text>\n");
+    fprintf(f, "<rect x=\"%.1f\" y=\"%.0f\" width=\"%.1f\" height=\"24\" fill=\"#2e7d32\"/>\n", x0, y, bw * gw);
+    fprintf(f, "<rect x=\"%.1f\" y=\"%.0f\" width=\"%.1f\" height=\"24\" fill=\"#9e9e9e\"/>\n", x0 + bw * gw, y, bw * gt);
+    fprintf(f, "<rect x=\"%.1f\" y=\"%.0f\" width=\"%.1f\" height=\"24\" fill=\"#c62828\"/>\n",
+            x0 + bw * (gw + gt), y, bw * (1 - gw - gt));
+    fprintf(f, "<text x=\"%.1f\" y=\"%.0f\" fill=\"white\">%.1f%%</text>\n", x0 + 4, y + 16, 100 * gw);
+  }
+  /* Margin with interval. */
+  double lim = fabs(s->margin) + s->ci;
+  lim = lim < 1 ? 1 : ceil(lim);
+  double cx = 380, half = 220, y = 200;
+  fprintf(f, "<text x=\"10\" y=\"175\">margin per game (p1 - p2), 95%% interval</text>\n");
+  fprintf(f, "<line x1=\"%.0f\" y1=\"%.0f\" x2=\"%.0f\" y2=\"%.0f\" stroke=\"black\"/>\n", cx - half, y + 20, cx + half, y + 20);
+  fprintf(f, "<line x1=\"%.0f\" y1=\"%.0f\" x2=\"%.0f\" y2=\"%.0f\" stroke=\"#777\" stroke-dasharray=\"3,3\"/>\n", cx, y - 10, cx, y + 25);
+  fprintf(f, "<text x=\"%.0f\" y=\"%.0f\" text-anchor=\"middle\">%+.0f</text>\n", cx - half, y + 36, -lim);
+  fprintf(f, "<text x=\"%.0f\" y=\"%.0f\" text-anchor=\"middle\">0</text>\n", cx, y + 36);
+  fprintf(f, "<text x=\"%.0f\" y=\"%.0f\" text-anchor=\"middle\">%+.0f</text>\n", cx + half, y + 36, lim);
+  double xm = cx + half * s->margin / lim, xl = cx + half * (s->margin - s->ci) / lim,
+         xh = cx + half * (s->margin + s->ci) / lim;
+  fprintf(f, "<line x1=\"%.1f\" y1=\"%.0f\" x2=\"%.1f\" y2=\"%.0f\" stroke=\"#1565c0\" stroke-width=\"3\"/>\n", xl, y, xh, y);
+  fprintf(f, "<circle cx=\"%.1f\" cy=\"%.0f\" r=\"5\" fill=\"#1565c0\"/>\n", xm, y);
+  fprintf(f, "<text x=\"%.1f\" y=\"%.0f\" text-anchor=\"middle\">%+.2f +- %.2f</text>\n", xm, y - 10, s->margin, s->ci);
+  fprintf(f, "<text x=\"10\" y=\"%d\" fill=\"#555\">green: wins, grey: ties, red: losses</text>\n", H - 20);
+  fprintf(f, "</svg>\n");
+  return fclose(f) == 0;
+}
+
+/* ---- The command ---------------------------------------------------------- */
+
+int dab_cmd_arena(int argc, char **argv) {
+  for (int i = 1; i < argc; i++)
+    if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+      fputs(usage, stdout);
+      fputs(dab_player_help, stdout);
+      return CLI_OK;
+    }
+  const char *board = NULL, *spec[2] = {NULL, NULL}, *start = NULL, *csv = NULL, *svg = NULL,
+             *tb = NULL;
+  long games = 100, threads = cli_cores(), seed = 1;
+  bool json = false, no_oracle = false;
+  for (int i = 1; i < argc; i++) {
+    const char *a = argv[i];
+    bool has_val = i + 1 < argc;
+#define VAL() (has_val ? argv[++i] : NULL)
+    if (!strcmp(a, "--json")) json = true;
+    else if (!strcmp(a, "--no-oracle")) no_oracle = true;
+    else if (!strcmp(a, "--board") || !strcmp(a, "--p1") || !strcmp(a, "--p2") ||
+             !strcmp(a, "--start") || !strcmp(a, "--csv") || !strcmp(a, "--svg") ||
+             !strcmp(a, "--tb")) {
+      const char *v = VAL();
+      if (!v) {
+        fprintf(stderr, "dab arena: %s needs a value\n", a);
+        return CLI_USAGE;
+      }
+      if (!strcmp(a, "--board")) board = v;
+      else if (!strcmp(a, "--p1")) spec[0] = v;
+      else if (!strcmp(a, "--p2")) spec[1] = v;
+      else if (!strcmp(a, "--start")) start = v;
+      else if (!strcmp(a, "--csv")) csv = v;
+      else if (!strcmp(a, "--svg")) svg = v;
+      else tb = v;
+    } else if (!strcmp(a, "--games")) {
+      if ((games = cli_parse_count("arena", a, VAL(), 100000000)) < 0) return CLI_USAGE;
+    } else if (!strcmp(a, "--threads")) {
+      if ((threads = cli_parse_count("arena", a, VAL(), 256)) < 0) return CLI_USAGE;
+    } else if (!strcmp(a, "--seed")) {
+      const char *v = VAL();
+      char *end;
+      seed = v ? strtol(v, &end, 10) : -1;
+      if (!v || *end || seed < 0) {
+        fprintf(stderr, "dab arena: --seed needs a whole number >= 0, got '%s'\n", v ? v : "");
+        return CLI_USAGE;
+      }
+    } else {
+      fprintf(stderr, "dab arena: unknown option '%s' (dab arena --help)\n", a);
+      return CLI_USAGE;
+    }
+#undef VAL
+  }
+  if (!spec[0] || !spec[1]) {
+    fprintf(stderr, "dab arena: --p1 and --p2 are required (e.g. --p1 level2 --p2 random)\n");
+    return CLI_USAGE;
+  }
+  /* Board and start. */
+  static dab_parsed sp;
+  double fraction = -1;
+  dab_geom geom;
+  dab_err err;
+  if (start && !strncmp(start, "random:", 7)) {
+    char *end;
+    fraction = strtod(start + 7, &end);
+    if (!start[7] || *end || !(fraction >= 0 && fraction <= 1)) {
+      fprintf(stderr, "dab arena: --start random:F needs F from 0 to 1, got '%s'\n", start + 7);
+      return CLI_USAGE;
+    }
+  } else if (start) {
+    int rc = cli_parse_position("arena", start, &sp);
+    if (rc) return rc;
+    if (!sp.has_history) sp.game.to_move = 0;
+  }
+  if (board) {
+    int rows, cols;
+    size_t used;
+    dab_status st = dab_parse_board(board, &rows, &cols, &used, &err);
+    if (!st && board[used]) st = dab_fail(&err, DAB_EINPUT, "--board: expected RxC, got '%s'", board);
+    if (!st) st = dab_geom_init(&geom, rows, cols, &err);
+    if (st) return cli_error("arena", st, err.msg);
+    if (start && fraction < 0 && (rows != sp.geom.rows || cols != sp.geom.cols)) {
+      fprintf(stderr, "dab arena: --start is a %dx%d position but --board is %dx%d\n", sp.geom.rows,
+              sp.geom.cols, rows, cols);
+      return CLI_USAGE;
+    }
+  } else if (start && fraction < 0) {
+    geom = sp.geom;
+  } else {
+    fprintf(stderr, "dab arena: --board RxC is required (or a --start position)\n");
+    return CLI_USAGE;
+  }
+  const char *start_text = start ? start : "empty";
+  if (start && fraction < 0 && dab_game_over(&geom, &sp.game)) {
+    fprintf(stderr, "dab arena: --start position '%s' has no moves left\n", start);
+    return CLI_USAGE;
+  }
+
+  dab_player_env *env;
+  dab_status st = dab_player_env_new(tb, &env, &err);
+  if (st) return cli_error("arena", st, err.msg);
+  int rc = CLI_OK;
+  match mt;
+  memset(&mt, 0, sizeof mt);
+  pthread_mutex_init(&mt.fail_lock, NULL);
+  /* Make each player once here: a bad spec fails before any game, and
+  ** shared tables (windows, oracles) are built once, not per thread. */
+  for (int p = 0; p < 2; p++) {
+    dab_player *probe;
+    if ((st = dab_player_new(spec[p], &geom, env, &probe, &err))) {
+      fprintf(stderr, "dab arena: --p%d: %s\n", p + 1, err.msg);
+      rc = cli_exit_code(st);
+      goto done;
+    }
+    dab_player_free(probe);
+  }
+  if (!no_oracle) {
+    const dab_oracle *o;
+    if (dab_player_env_oracle(env, geom.rows, geom.cols, &o, NULL) == DAB_OK) mt.oracle = o;
+  }
+  mt.g = &geom;
+  mt.spec[0] = spec[0];
+  mt.spec[1] = spec[1];
+  mt.env = env;
+  mt.games = (int)games;
+  mt.seed = (uint64_t)seed;
+  mt.start = start && fraction < 0 ? &sp.game : NULL;
+  mt.start_fraction = fraction;
+  mt.cancel = cli_cancel_on_signal();
+  mt.res = calloc((size_t)games, sizeof *mt.res);
+  if (!mt.res) {
+    rc = cli_error("arena", DAB_ENOMEM, "out of memory for the results");
+    goto done;
+  }
+  if (threads > games) threads = games;
+  pthread_t tid[256];
+  double t0 = now_s();
+  int started = 0;
+  for (int i = 0; i < threads; i++)
+    if (pthread_create(&tid[i], NULL, worker, &mt) == 0) started++;
+  if (!started) worker(&mt);
+  char what[64];
+  snprintf(what, sizeof what, "arena %dx%d", geom.rows, geom.cols);
+  while (atomic_load(&mt.done) < mt.games && !atomic_load(&mt.failed) && !*mt.cancel && started) {
+    dab_progress pr = {what, (uint64_t)atomic_load(&mt.done), (uint64_t)mt.games, now_s() - t0};
+    cli_progress(NULL, &pr);
+    usleep(250000);
+  }
+  for (int i = 0; i < started; i++) pthread_join(tid[i], NULL);
+  cli_progress_end();
+  double secs = now_s() - t0;
+  if (atomic_load(&mt.failed)) {
+    rc = cli_error("arena", DAB_EINTERNAL, mt.fail_msg);
+    goto done;
+  }
+  summary s;
+  summarize(&mt, &s);
+  bool interrupted = s.games < mt.games;
+  if (json) print_json(&mt, &s, start_text, secs, interrupted);
+  else print_text(&mt, &s, start_text, secs, interrupted);
+  if (csv && !write_csv(&mt, csv)) {
+    rc = cli_error("arena", DAB_EIO, "cannot write the --csv file");
+    goto done;
+  }
+  if (svg && !write_svg(&mt, &s, svg)) {
+    rc = cli_error("arena", DAB_EIO, "cannot write the --svg file");
+    goto done;
+  }
+  if (interrupted) rc = CLI_FAIL;
+done:
+  free(mt.res);
+  pthread_mutex_destroy(&mt.fail_lock);
+  dab_player_env_free(env);
+  return rc;
+}
