@@ -48,6 +48,7 @@ typedef struct game_result {
   bool done, p1_first;
   int score[2];           /* p1, p2 */
   int start_lines;
+  dab_lineset start;
   side_stats side[2];
 } game_result;
 
@@ -117,6 +118,7 @@ static void play_game(match *mt, dab_player *pl[2], int gi) {
     random_start(g, mt->start_fraction, &srng, &game);
   } else dab_game_init(g, &game);
   r->start_lines = dab_ls_count(&game.lines);
+  r->start = game.lines;
   int base[2] = {game.score[0], game.score[1]};
   /* Player (0 = p1) sitting at seat 0 (the game's first player). */
   int at_seat[2] = {r->p1_first ? 0 : 1, r->p1_first ? 1 : 0};
@@ -296,14 +298,16 @@ static bool write_csv(const match *mt, const char *path) {
   FILE *f = fopen(path, "w");
   if (!f) return false;
   fprintf(f, "game,p1_first,start_lines,p1_score,p2_score,p1_moves,p2_moves,p1_seconds,p2_seconds,"
-             "p1_optimal,p1_scored,p2_optimal,p2_scored\n");
+             "p1_optimal,p1_scored,p2_optimal,p2_scored,start\n");
+  static char dbn[DAB_MAX_LINES + 16];
   for (int i = 0; i < mt->games; i++) {
     const game_result *r = &mt->res[i];
     if (!r->done) continue;
-    fprintf(f, "%d,%d,%d,%d,%d,%ld,%ld,%.6f,%.6f,%ld,%ld,%ld,%ld\n", i, r->p1_first, r->start_lines,
+    dab_format_dbn(mt->g, &r->start, dbn, sizeof dbn);
+    fprintf(f, "%d,%d,%d,%d,%d,%ld,%ld,%.6f,%.6f,%ld,%ld,%ld,%ld,%s\n", i, r->p1_first, r->start_lines,
             r->score[0], r->score[1], r->side[0].moves, r->side[1].moves, r->side[0].seconds,
             r->side[1].seconds, r->side[0].optimal, r->side[0].scored, r->side[1].optimal,
-            r->side[1].scored);
+            r->side[1].scored, dbn);
   }
   return fclose(f) == 0;
 }
