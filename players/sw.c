@@ -31,7 +31,7 @@
 **   safe=1      play a safe capture first when there is one.
 */
 
-enum { AGG_MAX, AGG_SUM, AGG_MEAN };
+enum { AGG_MAX, AGG_SUM, AGG_MEAN, AGG_MIN };
 
 typedef struct sw_shape {
   int rows, cols;
@@ -95,10 +95,12 @@ static int sw_move(dab_player *p, const dab_game *game, dab_rng *rng) {
   }
   /* Per board line: best window value, sum, and window counts (all
   ** windows, and those where the line is not artificial). */
-  int best[DAB_MAX_LINES], sum[DAB_MAX_LINES], sum_in[DAB_MAX_LINES];
+  int best[DAB_MAX_LINES], worst[DAB_MAX_LINES], worst_in[DAB_MAX_LINES];
+  int sum[DAB_MAX_LINES], sum_in[DAB_MAX_LINES];
   int16_t cnt[DAB_MAX_LINES], cnt_in[DAB_MAX_LINES];
   for (int m = 0; m < g->nlines; m++) {
     best[m] = -1000;
+    worst[m] = worst_in[m] = 1000;
     sum[m] = sum_in[m] = cnt[m] = cnt_in[m] = 0;
   }
   for (int wi = 0; wi < t->nwin; wi++) {
@@ -114,10 +116,12 @@ static int sw_move(dab_player *p, const dab_game *game, dab_rng *rng) {
       int v = k ? k + child : -child;
       int m = w->line[j];
       if (v > best[m]) best[m] = v;
+      if (v < worst[m]) worst[m] = v;
       sum[m] += v;
       cnt[m]++;
       if (!((w->artificial >> j) & 1)) {
         sum_in[m] += v;
+        if (v < worst_in[m]) worst_in[m] = v;
         cnt_in[m]++;
       }
     }
@@ -133,6 +137,7 @@ static int sw_move(dab_player *p, const dab_game *game, dab_rng *rng) {
     long score;
     if (!cnt[m]) score = -(1L << 39);
     else if (t->agg == AGG_MAX) score = best[m];
+    else if (t->agg == AGG_MIN) score = t->aware && cnt_in[m] ? worst_in[m] : worst[m];
     else {
       bool use_in = t->aware && cnt_in[m] > 0;
       long total = use_in ? sum_in[m] : sum[m];
@@ -166,15 +171,16 @@ dab_status pl_new_sw(dab_player *p, pl_opts *o, const char *size, dab_err *err) 
       return dab_fail(err, DAB_EINPUT, "player 'sw': bad window size '%s' (expected KxL, e.g. 3x3)",
                       size);
   }
-  static const char *agg_names[] = {"max", "sum", "mean"};
+  static const char *agg_names[] = {"max", "sum", "mean", "min"};
   int agg = AGG_MAX;
   bool aware = false, safe = false;
   const char *v;
   if ((v = pl_opt_str(o, "agg"))) {
     agg = -1;
-    for (int i = 0; i < 3; i++)
+    for (int i = 0; i < 4; i++)
       if (!strcmp(v, agg_names[i])) agg = i;
-    if (agg < 0) return dab_fail(err, DAB_EINPUT, "player 'sw': agg must be max, sum or mean, got '%s'", v);
+    if (agg < 0)
+      return dab_fail(err, DAB_EINPUT, "player 'sw': agg must be max, sum, mean or min, got '%s'", v);
   }
   if ((v = pl_opt_str(o, "border"))) {
     if (!strcmp(v, "aware")) aware = true;
