@@ -21,17 +21,20 @@ static int cmp_double(const void *a, const void *b) {
   return (x > y) - (x < y);
 }
 
-/* Positions along random games, as a player meets them. */
+/* Positions along games in which both sides play like level2 (captures,
+** then safe lines, then anything): the positions a player really meets. */
 static int sample_positions(const dab_geom *g, int n, dab_rng *rng, dab_game *out) {
   int k = 0;
   while (k < n) {
     dab_game game;
     dab_game_init(g, &game);
-    int16_t moves[DAB_MAX_LINES];
     while (!dab_game_over(g, &game) && k < n) {
       out[k++] = game;
-      int nm = dab_legal_moves(g, &game.lines, moves);
-      dab_game_play(g, &game, moves[dab_rng_below(rng, nm)]);
+      pl_moves mv;
+      pl_classify(g, &game.lines, &mv);
+      int m = mv.ncap ? pl_pick(rng, mv.cap, mv.ncap)
+              : mv.nsafe ? pl_pick(rng, mv.safe, mv.nsafe) : pl_pick(rng, mv.all, mv.n);
+      dab_game_play(g, &game, m);
     }
   }
   return k;

@@ -243,12 +243,16 @@ static void print_json(const match *mt, const summary *s, const char *start_text
   for (int p = 0; p < 2; p++) {
     const side_stats *ss = &s->side[p];
     double sign = p ? -1 : 1;
+    /* Normal-approximation 95% interval of the win rate. */
+    double wr = s->games ? (double)s->wins[p] / s->games : 0;
+    double wci = s->games ? 1.96 * sqrt(wr * (1 - wr) / s->games) : 0;
     printf(",\"p%d\":{\"name\":", p + 1);
     json_escape(stdout, mt->spec[p]);
     printf(",\"wins\":%d,\"losses\":%d,\"ties\":%d,\"win_rate\":%.4f,\"margin\":%.4f,"
-           "\"margin_ci95\":[%.4f,%.4f],\"moves\":%ld,\"ms_per_move\":%.6f",
-           s->wins[p], s->wins[p ^ 1], s->ties, s->games ? (double)s->wins[p] / s->games : 0,
-           sign * s->margin, sign * s->margin - s->ci, sign * s->margin + s->ci, ss->moves,
+           "\"margin_ci95\":[%.4f,%.4f],\"win_rate_ci95\":[%.4f,%.4f],\"moves\":%ld,"
+           "\"ms_per_move\":%.6f",
+           s->wins[p], s->wins[p ^ 1], s->ties, wr, sign * s->margin, sign * s->margin - s->ci,
+           sign * s->margin + s->ci, wr - wci, wr + wci, ss->moves,
            ss->moves ? 1e3 * ss->seconds / (double)ss->moves : 0);
     if (mt->oracle) {
       printf(",\"optimal_rate\":%.4f,\"boxes_lost_per_move\":%.4f,\"scored_moves\":%ld,\"blunders\":{",
@@ -512,10 +516,15 @@ int dab_cmd_arena(int argc, char **argv) {
   if (!started) worker(&mt);
   char what[64];
   snprintf(what, sizeof what, "arena %dx%d", geom.rows, geom.cols);
+  double last = 0;
   while (atomic_load(&mt.done) < mt.games && !atomic_load(&mt.failed) && !*mt.cancel && started) {
-    dab_progress pr = {what, (uint64_t)atomic_load(&mt.done), (uint64_t)mt.games, now_s() - t0};
-    cli_progress(NULL, &pr);
-    usleep(250000);
+    double t = now_s() - t0;
+    if (t - last >= DAB_PROGRESS_INTERVAL) {
+      dab_progress pr = {what, (uint64_t)atomic_load(&mt.done), (uint64_t)mt.games, t};
+      cli_progress(NULL, &pr);
+      last = t;
+    }
+    usleep(2000);
   }
   for (int i = 0; i < started; i++) pthread_join(tid[i], NULL);
   cli_progress_end();
