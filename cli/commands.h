@@ -13,7 +13,8 @@
   X(show, "draw a position as ASCII")                                          \
   X(retro, "exhaustive retrograde over every position below POS")            \
   X(demo, "the quick tour: solve 3x3 and play one optimal game")              \
-  X(arena, "play matches between players, scored against the oracle")
+  X(arena, "play matches between players, scored against the oracle")         \
+  X(play, "the move a player (perfect, chain, mcts, sw...) makes in POS")
 
 #define DAB_DECLARE(name, summary) int dab_cmd_##name(int argc, char **argv);
 DAB_COMMANDS(DAB_DECLARE)

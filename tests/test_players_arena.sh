@@ -53,5 +53,17 @@ $DAB arena --board 5x5 --p1 level2 --p2 chain --start random:0.3 --games 6 --csv
 # 6 games = 3 pairs: 3 different starts, each shared by its pair.
 check "arena --start random" bash -c "[ \$(tail -n +2 '$tmp/r.csv' | cut -d, -f14 | sort -u | wc -l) -eq 3 ]"
 
+# dab play: one move; with an oracle, the analysis and the move's value.
+out=$($DAB play "2x2@0,1" --json)
+check "play json" /usr/bin/python3 -c "
+import json, sys
+d = json.loads(sys.argv[1])
+assert d['move'] in d['best'] and d['move_value'] == d['value'] and d['player'].startswith('perfect')
+" "$out"
+out=$($DAB play 9x9 --player chain --seed 4)
+check "play 9x9 chain" grep -q "^chain plays [0-9]" <<<"$out"
+$DAB play 3x3 --player mcts:c=x >/dev/null 2>"$tmp/err"; rc=$?
+check "play bad spec: exit 2, one line" bash -c "[ $rc -eq 2 ] && [ \$(wc -l <'$tmp/err') -eq 1 ]"
+
 echo "test_players_arena.sh: $passed passed, $failed failed"
 ((failed == 0))

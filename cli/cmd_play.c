@@ -1,0 +1,114 @@
+/*
+** cmd_play.c: `dab play POS --player SPEC`: the move a player makes.
+** See Copyright Notice in README.md
+*/
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include "cli/cliutil.h"
+#include "cli/commands.h"
+#include "players/player.h"
+
+static const char usage[] =
+    "usage: dab play POS [--player SPEC] [--seed S] [--tb DIR] [--json]\n\n"
+    "Prints the line the player (default: perfect where an oracle covers the\n"
+    "board, else chain) draws in POS, and the time it took.  When an oracle\n"
+    "covers the board, also the position's analysis and the move's value.\n"
+    "With --json: {\"rows\",\"cols\",\"player\",\"move\",\"ms\"} plus, when an oracle\n"
+    "covers the board, \"value\",\"moves\",\"best\",\"move_value\".\n\nplayers:\n";
+
+int dab_cmd_play(int argc, char **argv) {
+  for (int i = 1; i < argc; i++)
+    if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+      fputs(usage, stdout);
+      fputs(dab_player_help, stdout);
+      return CLI_OK;
+    }
+  const char *text = NULL, *spec = NULL, *tb = NULL;
+  long seed = 1;
+  bool json = false;
+  for (int i = 1; i < argc; i++) {
+    const char *a = argv[i];
+    if (!strcmp(a, "--json")) json = true;
+    else if (!strcmp(a, "--player") || !strcmp(a, "--tb") || !strcmp(a, "--seed")) {
+      if (i + 1 >= argc) {
+        fprintf(stderr, "dab play: %s needs a value\n", a);
+        return CLI_USAGE;
+      }
+      const char *v = argv[++i];
+      if (!strcmp(a, "--player")) spec = v;
+      else if (!strcmp(a, "--tb")) tb = v;
+      else {
+        char *end;
+        seed = strtol(v, &end, 10);
+        if (!*v || *end || seed < 0) {
+          fprintf(stderr, "dab play: --seed needs a whole number >= 0, got '%s'\n", v);
+          return CLI_USAGE;
+        }
+      }
+    } else if (a[0] == '-' && a[1]) {
+      fprintf(stderr, "dab play: unknown option '%s' (dab play --help)\n", a);
+      return CLI_USAGE;
+    } else if (text) {
+      fprintf(stderr, "dab play: one position expected, got a second: '%s'\n", a);
+      return CLI_USAGE;
+    } else text = a;
+  }
+  if (!text) {
+    fputs(usage, stderr);
+    return CLI_USAGE;
+  }
+  static dab_parsed p;
+  int rc = cli_parse_position("play", text, &p);
+  if (rc) return rc;
+  const dab_geom *g = &p.geom;
+  if (dab_game_over(g, &p.game)) {
+    fprintf(stderr, "dab play: position '%s' has no moves left\n", text);
+    return CLI_USAGE;
+  }
+  dab_err err;
+  dab_player_env *env;
+  dab_status st = dab_player_env_new(tb, &env, &err);
+  if (st) return cli_error("play", st, err.msg);
+  const dab_oracle *o = NULL;
+  if (dab_player_env_oracle(env, g->rows, g->cols, &o, NULL)) o = NULL;
+  if (!spec) spec = o ? "perfect" : "chain";
+  dab_player *pl;
+  if ((st = dab_player_new(spec, g, env, &pl, &err))) {
+    rc = cli_error("play", st, err.msg);
+    dab_player_env_free(env);
+    return rc;
+  }
+  dab_rng rng;
+  dab_rng_seed(&rng, (uint64_t)seed);
+  struct timespec t0, t1;
+  clock_gettime(CLOCK_MONOTONIC, &t0);
+  int m = dab_player_move(pl, &p.game, &rng);
+  clock_gettime(CLOCK_MONOTONIC, &t1);
+  double ms = (double)(t1.tv_sec - t0.tv_sec) * 1e3 + (double)(t1.tv_nsec - t0.tv_nsec) / 1e6;
+  static dab_analysis a;
+  bool have = o && dab_oracle_analyze(o, &p.game.lines, &a, NULL) == DAB_OK;
+  int mv = 0;
+  for (int i = 0; have && i < a.nmoves; i++)
+    if (a.move[i] == m) mv = a.move_value[i];
+  if (json) {
+    char extra[256];
+    snprintf(extra, sizeof extra, "\"player\":\"%s\",\"move\":%d,\"ms\":%.3f", dab_player_name(pl), m, ms);
+    if (have) {
+      size_t n = strlen(extra);
+      snprintf(extra + n, sizeof extra - n, ",\"move_value\":%d", mv);
+      cli_print_analysis(stdout, g, &a, true, extra);
+    } else {
+      printf("{\"rows\":%d,\"cols\":%d,%s}\n", g->rows, g->cols, extra);
+    }
+  } else {
+    printf("%s plays %d  (%.3f ms)\n", dab_player_name(pl), m, ms);
+    if (have) {
+      printf("move value %+d, best %+d%s\n", mv, a.value, mv == a.value ? "  (optimal)" : "");
+      cli_print_analysis(stdout, g, &a, false, NULL);
+    }
+  }
+  dab_player_free(pl);
+  dab_player_env_free(env);
+  return CLI_OK;
+}
