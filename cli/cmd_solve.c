@@ -59,6 +59,7 @@ int dab_cmd_solve(int argc, char **argv) {
     uint64_t root = dab_ls_word(&p.game.lines);
     dab_retro_opts ro = {.threads = threads, .progress = cli_progress,
                          .cancel = cli_cancel_on_signal()};
+    cli_announce_memory("solve", "the retrograde table", dab_retro_bytes(__builtin_popcountll(g->all_lines & ~root)));
     dab_retro *r;
     st = dab_retro_solve(g, root, &ro, &r, &err);
     cli_progress_end();
