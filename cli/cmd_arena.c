@@ -18,6 +18,7 @@
 static const char usage[] =
     "usage: dab arena --p1 SPEC --p2 SPEC [--board RxC] [--games N] [--threads N]\n"
     "                 [--seed S] [--start POS|random:FRACTION] [--tb DIR] [--no-oracle]\n"
+    "                 [--oracle-lines N]\n"
     "                 [--json] [--csv FILE] [--svg FILE]\n\n"
     "Plays N games between two players, each player first in half of them (games\n"
     "2k and 2k+1 share a start and swap colours).  Reports wins, losses and ties per\n"
@@ -31,6 +32,8 @@ static const char usage[] =
     "                       with a fraction F of the lines drawn, no third sides\n"
     "  --seed S             games are reproducible from S whatever the thread count\n"
     "                       (players with a time limit excepted); default 1\n"
+    "  --oracle-lines N     solve boards of up to N lines in memory for the metrics\n"
+    "                       and oracle players (default 24 = 3x3; 31 = 3x4: 2 GiB)\n"
     "  --csv FILE           one row per game;  --svg FILE  a plot of the results\n\n"
     "players:\n";
 
@@ -385,7 +388,7 @@ int dab_cmd_arena(int argc, char **argv) {
     }
   const char *board = NULL, *spec[2] = {NULL, NULL}, *start = NULL, *csv = NULL, *svg = NULL,
              *tb = NULL;
-  long games = 100, threads = cli_cores(), seed = 1;
+  long games = 100, threads = cli_cores(), seed = 1, oracle_lines = 0;
   bool json = false, no_oracle = false;
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
@@ -410,6 +413,8 @@ int dab_cmd_arena(int argc, char **argv) {
       else tb = v;
     } else if (!strcmp(a, "--games")) {
       if ((games = cli_parse_count("arena", a, VAL(), 100000000)) < 0) return CLI_USAGE;
+    } else if (!strcmp(a, "--oracle-lines")) {
+      if ((oracle_lines = cli_parse_count("arena", a, VAL(), 40)) < 0) return CLI_USAGE;
     } else if (!strcmp(a, "--threads")) {
       if ((threads = cli_parse_count("arena", a, VAL(), 256)) < 0) return CLI_USAGE;
     } else if (!strcmp(a, "--seed")) {
@@ -474,6 +479,7 @@ int dab_cmd_arena(int argc, char **argv) {
   dab_player_env *env;
   dab_status st = dab_player_env_new(tb, &env, &err);
   if (st) return cli_error("arena", st, err.msg);
+  if (oracle_lines) dab_player_env_set_build_lines(env, (int)oracle_lines);
   int rc = CLI_OK;
   match mt;
   memset(&mt, 0, sizeof mt);

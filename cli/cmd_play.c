@@ -10,12 +10,14 @@
 #include "players/player.h"
 
 static const char usage[] =
-    "usage: dab play POS [--player SPEC] [--seed S] [--tb DIR] [--json]\n\n"
+    "usage: dab play POS [--player SPEC] [--seed S] [--tb DIR] [--oracle-lines N] [--json]\n\n"
     "Prints the line the player (default: perfect where an oracle covers the\n"
     "board, else chain) draws in POS, and the time it took.  When an oracle\n"
     "covers the board, also the position's analysis and the move's value.\n"
     "With --json: {\"rows\",\"cols\",\"player\",\"move\",\"ms\"} plus, when an oracle\n"
-    "covers the board, \"value\",\"moves\",\"best\",\"move_value\".\n\nplayers:\n";
+    "covers the board, \"value\",\"moves\",\"best\",\"move_value\".\n"
+    "--oracle-lines N solves boards of up to N lines in memory (default 24;\n"
+    "31 = 3x4, 2 GiB).\n\nplayers:\n";
 
 int dab_cmd_play(int argc, char **argv) {
   for (int i = 1; i < argc; i++)
@@ -25,12 +27,15 @@ int dab_cmd_play(int argc, char **argv) {
       return CLI_OK;
     }
   const char *text = NULL, *spec = NULL, *tb = NULL;
-  long seed = 1;
+  long seed = 1, oracle_lines = 0;
   bool json = false;
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
     if (!strcmp(a, "--json")) json = true;
-    else if (!strcmp(a, "--player") || !strcmp(a, "--tb") || !strcmp(a, "--seed")) {
+    else if (!strcmp(a, "--oracle-lines")) {
+      if ((oracle_lines = cli_parse_count("play", a, i + 1 < argc ? argv[++i] : NULL, 40)) < 0)
+        return CLI_USAGE;
+    } else if (!strcmp(a, "--player") || !strcmp(a, "--tb") || !strcmp(a, "--seed")) {
       if (i + 1 >= argc) {
         fprintf(stderr, "dab play: %s needs a value\n", a);
         return CLI_USAGE;
@@ -70,6 +75,7 @@ int dab_cmd_play(int argc, char **argv) {
   dab_player_env *env;
   dab_status st = dab_player_env_new(tb, &env, &err);
   if (st) return cli_error("play", st, err.msg);
+  if (oracle_lines) dab_player_env_set_build_lines(env, (int)oracle_lines);
   const dab_oracle *o = NULL;
   if (dab_player_env_oracle(env, g->rows, g->cols, &o, NULL)) o = NULL;
   if (!spec) spec = o ? "perfect" : "chain";

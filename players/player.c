@@ -44,6 +44,7 @@ typedef struct env_table {
 struct dab_player_env {
   pthread_mutex_t lock;
   char *tb_dir;
+  int build_lines;
   int noracle, ntable;
   env_oracle oracle[ENV_MAX];
   env_table table[ENV_MAX];
@@ -72,6 +73,12 @@ void dab_player_env_free(dab_player_env *env) {
   free(env);
 }
 
+void dab_player_env_set_build_lines(dab_player_env *env, int max_lines) {
+  pthread_mutex_lock(&env->lock);
+  env->build_lines = max_lines;
+  pthread_mutex_unlock(&env->lock);
+}
+
 /* Caller holds env->lock. */
 static dab_status env_oracle_locked(dab_player_env *env, int rows, int cols, const dab_oracle **out,
                                     dab_err *err) {
@@ -87,7 +94,7 @@ static dab_status env_oracle_locked(dab_player_env *env, int rows, int cols, con
   env_oracle *eo = &env->oracle[env->noracle++];
   eo->rows = rows;
   eo->cols = cols;
-  dab_oracle_opts opts = {.tb_dir = env->tb_dir, .max_build_free = 0, .threads = 0};
+  dab_oracle_opts opts = {.tb_dir = env->tb_dir, .max_build_free = env->build_lines, .threads = 0};
   dab_err e2;
   eo->st = dab_oracle_open(rows, cols, &opts, &eo->o, &e2);
   if (eo->st) {

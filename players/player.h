@@ -46,6 +46,13 @@ dab_status dab_player_env_new(const char *tb_dir, dab_player_env **out, dab_err 
 void dab_player_env_free(dab_player_env *env);
 
 /*
+** Lets the env's oracles solve boards of up to max_lines lines in memory
+** (the oracle's max_build_free; 0 = its default, 24 lines).  31 covers 3x4
+** (2 GiB, about 25 s on 2 cores).  Call before the first oracle is opened.
+*/
+void dab_player_env_set_build_lines(dab_player_env *env, int max_lines);
+
+/*
 ** The oracle for a rows x cols board, opened once per env and shared.
 ** RETURN: DAB_OK and *out (owned by env), or the oracle's error (e.g.
 ** DAB_EBOARD when nothing covers the board).  Thread-safe.
