@@ -22,8 +22,9 @@ const char dab_player_help[] =
     "                              sliding window (plain published version by default)\n"
     "  sw+[:KxL]                   improved sliding window (agg=sum,border=aware,safe=1)\n"
     "  ab[:depth=N]                depth-limited alpha-beta (default depth=4)\n"
-    "  perfect[:tie=random|boxes|long]\n"
-    "                              optimal moves from the oracle\n";
+    "  perfect[:tie=random|boxes|long,solve=F]\n"
+    "                              optimal moves from the oracle; solve=F: from F\n"
+    "                              undrawn lines on, by retrograde (chain before)\n";
 
 /* ---- Environment ------------------------------------------------------ */
 

@@ -8,6 +8,7 @@
 #include <string.h>
 #include "game/postext.h"
 #include "players/pint.h"
+#include "solver/retro.h"
 #include "tests/testhelp.h"
 
 static bool san;
@@ -273,13 +274,62 @@ static void test_perfect(dab_player_env *env) {
   }
 }
 
+/* perfect:solve=F on a board no oracle covers: from starts with at most F
+** undrawn lines it never does worse than the retrograde value. */
+static void test_perfect_solve(dab_player_env *env) {
+  dab_geom g;
+  dab_geom_init(&g, 4, 4, NULL);
+  dab_rng rng;
+  dab_rng_seed(&rng, 17);
+  int F = san ? 14 : 18, games = san ? 2 : 8, worse = 0, played = 0;
+  for (int gi = 0; gi < games; gi++) {
+    dab_game game;
+    /* A start with exactly F undrawn lines. */
+    random_position(&g, 0.0, &rng, &game);
+    int16_t order[DAB_MAX_LINES];
+    int n = dab_legal_moves(&g, &game.lines, order);
+    for (int i = n - 1; i > 0; i--) {
+      int j = dab_rng_below(&rng, i + 1);
+      int16_t x = order[i];
+      order[i] = order[j];
+      order[j] = x;
+    }
+    for (int i = 0; i < g.nlines - F; i++) dab_game_play(&g, &game, order[i]);
+    dab_retro *r;
+    dab_retro_opts ro = {.threads = 1};
+    if (dab_retro_solve(&g, dab_ls_word(&game.lines), &ro, &r, NULL)) continue;
+    int v = dab_retro_value(r, dab_ls_word(&game.lines));
+    dab_retro_free(r);
+    int seat = gi & 1;
+    char spec[32];
+    snprintf(spec, sizeof spec, "perfect:solve=%d", F);
+    dab_player *pl[2];
+    pl[seat] = make(spec, &g, env);
+    pl[seat ^ 1] = make(gi & 2 ? "chain" : "level2", &g, env);
+    if (!pl[0] || !pl[1]) return;
+    int guaranteed = game.to_move == seat ? v : -v;
+    int s0[2] = {game.score[0], game.score[1]};
+    dab_rng r2[2];
+    dab_rng_seed2(&r2[0], 7, (uint64_t)gi);
+    dab_rng_seed2(&r2[1], 8, (uint64_t)gi);
+    play_out(&g, pl, &game, r2, NULL, NULL);
+    int net = (game.score[seat] - s0[seat]) - (game.score[seat ^ 1] - s0[seat ^ 1]);
+    worse += net < guaranteed;
+    played++;
+    dab_player_free(pl[0]);
+    dab_player_free(pl[1]);
+  }
+  TH_CHECK(played == games && worse == 0, "perfect:solve=%d on 4x4: below the value in %d of %d games",
+           F, worse, played);
+}
+
 /* Bad specs are refused with a message, never half-made. */
 static void test_bad_specs(dab_player_env *env) {
   dab_geom g;
   dab_geom_init(&g, 3, 3, NULL);
   static const char *bad[] = {"", "nosuch", "mcts:sims=0", "mcts:sims=abc", "mcts:bogus=1",
                               "sw:9x", "sw:2x2,agg=median", "ab:depth=0", "perfect:tie=x",
-                              "level1:x=1", "sw:2x2,,safe=1"};
+                              "level1:x=1", "sw:2x2,,safe=1", "perfect:solve=99"};
   for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
     dab_player *p = (dab_player *)1;
     dab_err err;
@@ -305,6 +355,7 @@ int main(void) {
   test_legal_fuzz(env);
   test_determinism_and_turns(env);
   test_perfect(env);
+  test_perfect_solve(env);
   dab_player_env_free(env);
   return TH_REPORT("test_players");
 }
