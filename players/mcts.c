@@ -50,6 +50,7 @@ typedef struct mstate {
 
 typedef struct mcts {
   bool bz, sle;
+  dab_sc_view *view;   /* scratch for mcts-bz's opening pruning */
   long sims, time_ms;
   double c;
   node *pool;
@@ -172,6 +173,36 @@ static void apply_move(const dab_geom *g, mstate *st, int move) {
   else macro_decline(g, st);
 }
 
+/*
+** mcts-bz's moves where nothing can be taken.  Opening an isolated chain
+** of n >= 3 coins anywhere leaves the controller the same two answers
+** (take all n, or n-2 and decline 2), and every string of a loop is
+** alike, so one line per such component is enough; a 2-chain keeps two
+** (the end: declinable, the middle: not); a 1-chain one.  Every other
+** line is kept.
+*/
+static int opening_moves(const dab_geom *g, const dab_lineset *s, dab_sc_view *v, int16_t *moves) {
+  dab_sc_analyze(g, s, v);
+  uint8_t seen[DAB_MAX_BOXES];   /* per component: 1 = end line kept, 2 = middle kept */
+  memset(seen, 0, (size_t)v->ncomp);
+  int n = 0;
+  for (int m = 0; m < g->nlines; m++) {
+    if (dab_ls_has(s, m)) continue;
+    int b0 = g->line_box[m][0], b1 = g->line_box[m][1];
+    int b = b0 >= 0 ? b0 : b1;
+    int c = v->comp_of[b];
+    const dab_sc_component *cp = c >= 0 ? &v->comp[c] : NULL;
+    if (cp && (cp->kind == DAB_SC_LOOP || cp->kind == DAB_SC_CHAIN)) {
+      bool middle = b0 >= 0 && b1 >= 0;
+      int kind = cp->kind == DAB_SC_CHAIN && cp->coins == 2 && middle ? 2 : 1;
+      if (seen[c] & kind) continue;
+      seen[c] |= (uint8_t)kind;
+    }
+    moves[n++] = (int16_t)m;
+  }
+  return n;
+}
+
 /* ---- Tree ----------------------------------------------------------------- */
 
 static int32_t alloc_nodes(mcts *t, int n) {
@@ -198,6 +229,8 @@ static bool expand(mcts *t, const dab_geom *g, int32_t ni, const mstate *st, dab
     moves[n++] = MACRO_TAKE_ALL;
     mstate tmp = *st;
     if (macro_decline(g, &tmp)) moves[n++] = MACRO_DECLINE;
+  } else if (t->bz && t->view) {
+    n = opening_moves(g, &st->s, t->view, moves);
   } else {
     n = dab_legal_moves(g, &st->s, moves);
   }
@@ -327,7 +360,10 @@ static int mcts_move(dab_player *p, const dab_game *game, dab_rng *rng) {
 
 static void mcts_free(void *impl) {
   mcts *t = impl;
-  if (t) free(t->pool);
+  if (t) {
+    free(t->pool);
+    free(t->view);
+  }
   free(t);
 }
 
@@ -347,12 +383,15 @@ dab_status pl_new_mcts(dab_player *p, pl_opts *o, dab_err *err) {
   mcts *t = calloc(1, sizeof *t);
   if (!t) return dab_fail(err, DAB_ENOMEM, "out of memory for player '%s'", who);
   t->bz = p->kind == PL_MCTS_BZ;
+  p->impl = t;
+  p->ops = &ops_mcts;
+  if (t->bz && !(t->view = malloc(sizeof *t->view)))
+    return dab_fail(err, DAB_ENOMEM, "out of memory for player '%s'", who);
   t->sle = sle != 0;
   t->sims = sims;
   t->time_ms = time_ms;
   t->c = c;
   t->max_nodes = (int32_t)nodes;
-  p->impl = t;
   p->ops = &ops_mcts;
   if (t->bz)
     snprintf(p->name, sizeof p->name, "%s:sims=%ld,time=%ld,c=%g,sle=%ld", who, sims, time_ms, c, sle);

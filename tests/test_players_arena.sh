@@ -38,7 +38,7 @@ assert 0 <= d["p1"]["optimal_rate"] <= 1 and d["p1"]["optimal_rate"] > d["p2"]["
 PY
 check "arena json keys and consistency" [ $? -eq 0 ]
 check "arena csv rows" [ "$(wc -l <"$tmp/g.csv")" -eq 41 ]
-check "arena svg" grep -q "</svg>" "$tmp/g.svg"
+check "arena svg is well-formed" /usr/bin/python3 -c "import sys, xml.etree.ElementTree as E; E.parse(sys.argv[1])" "$tmp/g.svg"
 
 # Same seed, any thread count: the same games.
 a=$($DAB arena --board 4x4 --p1 chain --p2 mcts:sims=20 --games 12 --threads 1 --seed 9 --csv "$tmp/t1.csv" --json)
