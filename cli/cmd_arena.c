@@ -58,6 +58,7 @@ typedef struct game_result {
 typedef struct match {
   const dab_geom *g;
   const char *spec[2];
+  char canonical[2][160];     /* the players' names with every option */
   dab_player_env *env;
   const dab_oracle *oracle;   /* NULL: no metrics */
   int games;
@@ -251,6 +252,8 @@ static void print_json(const match *mt, const summary *s, const char *start_text
     double wci = s->games ? 1.96 * sqrt(wr * (1 - wr) / s->games) : 0;
     printf(",\"p%d\":{\"name\":", p + 1);
     json_escape(stdout, mt->spec[p]);
+    printf(",\"player\":");
+    json_escape(stdout, mt->canonical[p]);
     printf(",\"wins\":%d,\"losses\":%d,\"ties\":%d,\"win_rate\":%.4f,\"margin\":%.4f,"
            "\"margin_ci95\":[%.4f,%.4f],\"win_rate_ci95\":[%.4f,%.4f],\"moves\":%ld,"
            "\"ms_per_move\":%.6f",
@@ -493,6 +496,7 @@ int dab_cmd_arena(int argc, char **argv) {
       rc = cli_exit_code(st);
       goto done;
     }
+    snprintf(mt.canonical[p], sizeof mt.canonical[p], "%s", dab_player_name(probe));
     dab_player_free(probe);
   }
   if (!no_oracle) {
