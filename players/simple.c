@@ -117,11 +117,17 @@ static int chain_move(dab_player *p, const dab_game *game, dab_rng *rng) {
     return pl_pick(rng, mv.cap, mv.ncap);
   }
   if (mv.nsafe) {
-    /* Long chain rule: the first player wants dots + long chains even at
-    ** the endgame.  Prefer safe lines after which the count has the
-    ** parity this player wants; otherwise any safe line. */
-    int dots = (g->rows + 1) * (g->cols + 1);
-    int want = game->to_move == 0 ? 0 : 1;
+    /* Long chain rule, in a form that needs no history: from a position
+    ** with L undrawn lines and B open boxes, the player to move gets the
+    ** last turn (control) iff L - B + (long chains at the end) is odd
+    ** (turns left = non-capturing moves left + 1, captures = B minus
+    ** double-crosses, one double-cross per declined chain).  From the
+    ** empty board this is Berlekamp's "dots + long chains even" for the
+    ** first player.  After our safe line the opponent moves, so we want
+    ** the count even. */
+    int open_boxes = 0;
+    for (int b = 0; b < g->nboxes; b++) open_boxes += dab_box_sides(g, s, b) < 4;
+    int undrawn_after = mv.n - 1;
     dab_sc_view *v = malloc(sizeof *v);
     if (!v) return pl_pick(rng, mv.safe, mv.nsafe);
     int16_t good[DAB_MAX_LINES];
@@ -129,7 +135,8 @@ static int chain_move(dab_player *p, const dab_game *game, dab_rng *rng) {
     for (int i = 0; i < mv.nsafe; i++) {
       dab_lineset t = *s;
       dab_ls_set(&t, mv.safe[i]);
-      if (((dots + count_long_chains(g, &t, v)) & 1) == want) good[ngood++] = mv.safe[i];
+      if (((undrawn_after - open_boxes + count_long_chains(g, &t, v)) & 1) == 0)
+        good[ngood++] = mv.safe[i];
     }
     free(v);
     if (ngood) return pl_pick(rng, good, ngood);
