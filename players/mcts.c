@@ -9,6 +9,7 @@
 #include <time.h>
 #include "game/sc.h"
 #include "players/pint.h"
+#include "theorems/sle.h"
 
 /*
 ** The tree lives in one growing array of nodes; a node's children are
@@ -49,7 +50,8 @@ typedef struct mstate {
 } mstate;
 
 typedef struct mcts {
-  bool bz, sle;
+  bool bz;
+  int sle;
   dab_sc_view *view;   /* scratch for mcts-bz's opening pruning */
   long sims, time_ms;
   double c;
@@ -96,6 +98,51 @@ static int rollout(const dab_geom *g, const mstate *st0, dab_rng *rng) {
     free_lines[i] = free_lines[--n];
     int k = dab_completes(g, &s, m);
     dab_ls_set(&s, m);
+    if (k) diff += turn ? -k : k;
+    else turn ^= 1;
+  }
+  return diff;
+}
+
+/* True when every box of p has 2 or 4 sides drawn: an (extended) simple
+** loony endgame, or the finished board. */
+static inline bool all_two_or_four(const dab_geom *g, uint64_t p) {
+#ifdef __BMI2__
+  uint64_t a = _pext_u64(p, g->side_mask[DAB_SIDE_TOP]);
+  uint64_t b = _pext_u64(p, g->side_mask[DAB_SIDE_BOTTOM]);
+  uint64_t c = _pext_u64(p, g->side_mask[DAB_SIDE_LEFT]);
+  uint64_t d = _pext_u64(p, g->side_mask[DAB_SIDE_RIGHT]);
+  uint64_t boxes = g->nboxes >= 64 ? ~0ull : (1ull << g->nboxes) - 1;
+  return ((a ^ b ^ c ^ d) | (~(a | b | c | d) & boxes)) == 0;
+#else
+  for (int b = 0; b < g->nboxes; b++) {
+    int k = dab64_sides(g, p, b);
+    if (k != 2 && k != 4) return false;
+  }
+  return true;
+#endif
+}
+
+static bool sle_exact(const dab_geom *g, const mstate *st, int *diff);
+
+/* A random rollout that stops at the first simple loony endgame and
+** scores it exactly (mcts-bz with theorem pruning, fast-path boards). */
+static int rollout_sle(const dab_geom *g, const mstate *st0, dab_rng *rng) {
+  int16_t free_lines[DAB_MAX_LINES];
+  int n = 0, diff = st0->diff, turn = st0->turn;
+  uint64_t p = dab_ls_word(&st0->s);
+  for (uint64_t f = ~p & g->all_lines; f; f &= f - 1) free_lines[n++] = (int16_t)__builtin_ctzll(f);
+  while (n) {
+    if (all_two_or_four(g, p)) {
+      mstate st = {dab_ls_from_word(p), diff, turn, n, -1};
+      int exact;
+      if (sle_exact(g, &st, &exact)) return exact;
+    }
+    int i = dab_rng_below(rng, n);
+    int m = free_lines[i];
+    free_lines[i] = free_lines[--n];
+    int k = dab64_completes(g, p, m);
+    p |= 1ull << m;
     if (k) diff += turn ? -k : k;
     else turn ^= 1;
   }
@@ -273,13 +320,24 @@ static int32_t select_child(const mcts *t, const node *parent) {
   return parent->child + best;
 }
 
-/* Exact score of a simple loony endgame (theorem pruning): filled in when
-** the theorem library is available.  RETURN: true and *diff when exact. */
+/*
+** Theorem pruning: a position in which every box left has exactly two
+** sides undrawn is a simple loony endgame (extended: 1- and 2-chains
+** too), whose value the theorem library knows exactly: the player to move
+** is the opener and nets -v(G).  RETURN: true and the final *diff.
+*/
 static bool sle_exact(const dab_geom *g, const mstate *st, int *diff) {
-  (void)g;
-  (void)st;
-  (void)diff;
-  return false;
+  for (int b = 0; b < g->nboxes; b++) {
+    int sides = dab_box_sides(g, &st->s, b);
+    if (sides != 2 && sides != 4) return false;
+  }
+  int16_t chains[DAB_MAX_BOXES], loops[DAB_MAX_BOXES];
+  int nc, nl;
+  if (!dab_sle_from_position(g, &st->s, true, chains, &nc, loops, &nl)) return false;
+  int v = dab_sle_value(chains, nc, loops, nl);
+  if (v == DAB_SLE_BAD) return false;
+  *diff = st->diff + (st->turn == 0 ? -v : v);
+  return true;
 }
 
 static double now_ms(void) {
@@ -320,7 +378,8 @@ static int search(mcts *t, const dab_geom *g, const dab_game *game, dab_rng *rng
       if (t->pool[ni].visits == 0) break;
     }
     int diff;
-    if (!(t->bz && t->sle && sle_exact(g, &st, &diff))) diff = rollout(g, &st, rng);
+    if (t->bz && t->sle == 2 && dab_geom_fast(g)) diff = rollout_sle(g, &st, rng);
+    else if (!(t->bz && t->sle && sle_exact(g, &st, &diff))) diff = rollout(g, &st, rng);
     float r0 = diff > 0 ? 1.0f : diff == 0 ? 0.5f : 0.0f;
     for (int i = 0; i < depth; i++) {
       node *n = &t->pool[path[i]];
@@ -371,14 +430,14 @@ static const pl_ops ops_mcts = {mcts_move, mcts_free};
 
 dab_status pl_new_mcts(dab_player *p, pl_opts *o, dab_err *err) {
   const char *who = p->kind == PL_MCTS_BZ ? "mcts-bz" : "mcts";
-  long sims = -1, time_ms = 0, nodes = 16 << 20, sle = 1;
+  long sims = -1, time_ms = 0, nodes = 16 << 20, sle = 2;
   double c = 1.41;
   dab_status st;
   if ((st = pl_opt_long(o, who, "sims", 1, 100000000, &sims, err))) return st;
   if ((st = pl_opt_long(o, who, "time", 1, 3600000, &time_ms, err))) return st;
   if ((st = pl_opt_double(o, who, "c", 0, 100, &c, err))) return st;
   if ((st = pl_opt_long(o, who, "nodes", 1000, 1L << 30, &nodes, err))) return st;
-  if (p->kind == PL_MCTS_BZ && (st = pl_opt_long(o, who, "sle", 0, 1, &sle, err))) return st;
+  if (p->kind == PL_MCTS_BZ && (st = pl_opt_long(o, who, "sle", 0, 2, &sle, err))) return st;
   if (sims < 0) sims = time_ms ? 0 : 1000;
   mcts *t = calloc(1, sizeof *t);
   if (!t) return dab_fail(err, DAB_ENOMEM, "out of memory for player '%s'", who);
@@ -387,7 +446,7 @@ dab_status pl_new_mcts(dab_player *p, pl_opts *o, dab_err *err) {
   p->ops = &ops_mcts;
   if (t->bz && !(t->view = malloc(sizeof *t->view)))
     return dab_fail(err, DAB_ENOMEM, "out of memory for player '%s'", who);
-  t->sle = sle != 0;
+  t->sle = (int)sle;
   t->sims = sims;
   t->time_ms = time_ms;
   t->c = c;
