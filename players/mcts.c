@@ -402,6 +402,16 @@ static int mcts_move(dab_player *p, const dab_game *game, dab_rng *rng) {
   mcts *t = p->impl;
   const dab_geom *g = &p->geom;
   long nsims;
+  if (t->bz && first_capturable(g, &game->lines) >= 0) {
+    /* Nothing to decide when only "take everything" exists. */
+    mstate tmp = {game->lines, 0, game->to_move, g->nlines, -1};
+    if (!macro_decline(g, &tmp)) return pl_other_line(g, &game->lines, first_capturable(g, &game->lines), -1);
+  }
+  if (g->nlines - dab_ls_count(&game->lines) == 1) {
+    int16_t last[1];
+    dab_legal_moves(g, &game->lines, last);
+    return last[0];
+  }
   int m = search(t, g, game, rng, &nsims);
   if (m >= 0) return m;
   if (m == MACRO_TAKE_ALL || m == MACRO_DECLINE) {
@@ -436,7 +446,7 @@ dab_status pl_new_mcts(dab_player *p, pl_opts *o, dab_err *err) {
   if ((st = pl_opt_long(o, who, "sims", 1, 100000000, &sims, err))) return st;
   if ((st = pl_opt_long(o, who, "time", 1, 3600000, &time_ms, err))) return st;
   if ((st = pl_opt_double(o, who, "c", 0, 100, &c, err))) return st;
-  if ((st = pl_opt_long(o, who, "nodes", 1000, 1L << 30, &nodes, err))) return st;
+  if ((st = pl_opt_long(o, who, "nodes", 1000, 1L << 27, &nodes, err))) return st;
   if (p->kind == PL_MCTS_BZ && (st = pl_opt_long(o, who, "sle", 0, 2, &sle, err))) return st;
   if (sims < 0) sims = time_ms ? 0 : 1000;
   mcts *t = calloc(1, sizeof *t);
