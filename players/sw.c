@@ -25,6 +25,7 @@
 **   agg=max     plain (published): the best value of any (window, move) pair;
 **   agg=sum     a move scores the sum of its values over the windows holding it;
 **   agg=mean    ... their mean;
+**   agg=min     ... the worst of them (a move bad in any window is bad);
 **   border=aware  a window's value for one of its artificial lines is ignored
 **                 when some window holds that line inside (every line of a
 **                 board at least as big as the window, in both sides > 1);
@@ -95,11 +96,11 @@ static int sw_move(dab_player *p, const dab_game *game, dab_rng *rng) {
   }
   /* Per board line: best window value, sum, and window counts (all
   ** windows, and those where the line is not artificial). */
-  int best[DAB_MAX_LINES], worst[DAB_MAX_LINES], worst_in[DAB_MAX_LINES];
+  int best[DAB_MAX_LINES], best_in[DAB_MAX_LINES], worst[DAB_MAX_LINES], worst_in[DAB_MAX_LINES];
   int sum[DAB_MAX_LINES], sum_in[DAB_MAX_LINES];
   int16_t cnt[DAB_MAX_LINES], cnt_in[DAB_MAX_LINES];
   for (int m = 0; m < g->nlines; m++) {
-    best[m] = -1000;
+    best[m] = best_in[m] = -1000;
     worst[m] = worst_in[m] = 1000;
     sum[m] = sum_in[m] = cnt[m] = cnt_in[m] = 0;
   }
@@ -122,6 +123,7 @@ static int sw_move(dab_player *p, const dab_game *game, dab_rng *rng) {
       if (!((w->artificial >> j) & 1)) {
         sum_in[m] += v;
         if (v < worst_in[m]) worst_in[m] = v;
+        if (v > best_in[m]) best_in[m] = v;
         cnt_in[m]++;
       }
     }
@@ -136,7 +138,7 @@ static int sw_move(dab_player *p, const dab_game *game, dab_rng *rng) {
     if (dab_ls_has(s, m)) continue;
     long score;
     if (!cnt[m]) score = -(1L << 39);
-    else if (t->agg == AGG_MAX) score = best[m];
+    else if (t->agg == AGG_MAX) score = t->aware && cnt_in[m] ? best_in[m] : best[m];
     else if (t->agg == AGG_MIN) score = t->aware && cnt_in[m] ? worst_in[m] : worst[m];
     else {
       bool use_in = t->aware && cnt_in[m] > 0;
@@ -144,7 +146,6 @@ static int sw_move(dab_player *p, const dab_game *game, dab_rng *rng) {
       long n = use_in ? cnt_in[m] : cnt[m];
       score = t->agg == AGG_SUM ? total * 1024 : total * 1024 / n;
     }
-    if (t->agg == AGG_MAX && t->aware && cnt_in[m] == 0 && cnt[m]) score -= 1;  /* distrust */
     if (score > top) {
       top = score;
       npick = 0;

@@ -279,6 +279,38 @@ static void test_perfect(dab_player_env *env) {
   }
 }
 
+/* A window as big as the board is the board: sw's moves are then exact,
+** which checks the window reading and the table behind it. */
+static void test_sw_exact(dab_player_env *env) {
+  static const int sizes[] = {1, 2, 3};
+  dab_rng rng;
+  dab_rng_seed(&rng, 23);
+  for (int i = 0; i < 3; i++) {
+    dab_geom g;
+    dab_geom_init(&g, sizes[i], sizes[i], NULL);
+    char spec[16];
+    snprintf(spec, sizeof spec, "sw:%dx%d", sizes[i], sizes[i]);
+    dab_player *p = make(spec, &g, env);
+    const dab_oracle *o;
+    if (!p || dab_player_env_oracle(env, g.rows, g.cols, &o, NULL)) return;
+    int bad = 0, n = 0;
+    for (int t = 0; t < (san ? 40 : 400); t++) {
+      dab_game game;
+      random_position(&g, dab_rng_unit(&rng), &rng, &game);
+      if (dab_game_over(&g, &game)) continue;
+      dab_analysis a;
+      dab_oracle_analyze(o, &game.lines, &a, NULL);
+      int m = dab_player_move(p, &game, &rng);
+      bool best = false;
+      for (int k = 0; k < a.nbest; k++) best |= a.best[k] == m;
+      bad += !best;
+      n++;
+    }
+    TH_CHECK(n > 0 && bad == 0, "%s on %dx%d: %d non-optimal moves of %d", spec, g.rows, g.cols, bad, n);
+    dab_player_free(p);
+  }
+}
+
 /* perfect:solve=F on a board no oracle covers: from starts with at most F
 ** undrawn lines it never does worse than the retrograde value. */
 static void test_perfect_solve(dab_player_env *env) {
@@ -360,6 +392,7 @@ int main(void) {
   test_legal_fuzz(env);
   test_determinism_and_turns(env);
   test_perfect(env);
+  test_sw_exact(env);
   test_perfect_solve(env);
   dab_player_env_free(env);
   return TH_REPORT("test_players");
