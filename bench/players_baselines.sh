@@ -85,3 +85,9 @@ echo
 echo "## Speed (one core)"
 /usr/bin/time -v nice -n 5 build/bench/players_speed 5 2>"$tmp/time"
 echo "wall $(grep -E 'Elapsed \(wall' "$tmp/time" | awk '{print $NF}')"
+echo
+echo "## Arena scaling: the same 5x5 match on 1 and 2 threads (identical games)"
+for t in 1 2; do
+  /usr/bin/time -f "threads $t: wall %e s, peak RSS %M KiB" nice -n 5 "$DAB" arena --board 5x5 \
+    --p1 mcts:sims=1000 --p2 chain --games 40 --threads "$t" --seed 10 | sed -n 2p
+done
