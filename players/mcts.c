@@ -28,7 +28,11 @@
 **   MACRO_DECLINE    capture all but the last 2 boxes of a chain or 4 of a
 **                    loop, then double-deal (the turn passes).
 ** Forced chain and loop sequences so take one step, and the only choice
-** left is the one that matters: keep control or not.
+** left is the one that matters: keep control or not.  Where nothing can
+** be taken, mcts-bz keeps one opening line per isolated chain or loop
+** (opening_moves), and scores simple loony endgames exactly with the
+** theorem library (sle_exact): at tree leaves (sle=1), and also inside
+** rollouts, stopping at the first such position (sle=2, the default).
 */
 enum { MACRO_TAKE_ALL = -2, MACRO_DECLINE = -3 };
 

@@ -19,10 +19,11 @@ const char dab_player_help[] =
     "  mcts-bz[:sims=N,time=MS,c=X,sle=0|1|2]\n"
     "                              UCT with chain-loop macro moves and exact SLE\n"
     "                              scores (1: tree leaves, 2: also in rollouts)\n"
-    "  sw[:KxL,agg=max|sum,border=cut|aware,safe=0|1]\n"
+    "  sw[:KxL,agg=max|sum|mean|min,border=cut|aware,safe=0|1]\n"
     "                              sliding window (plain published version by default)\n"
     "  sw+[:KxL]                   improved sliding window (agg=sum,border=aware,safe=1)\n"
-    "  ab[:depth=N]                depth-limited alpha-beta (default depth=4)\n"
+    "  ab[:depth=N,nodes=N]        depth-limited alpha-beta (default depth=4,\n"
+    "                              nodes=200000 per move)\n"
     "  perfect[:tie=random|boxes|long,solve=F]\n"
     "                              optimal moves from the oracle; solve=F: from F\n"
     "                              undrawn lines on, by retrograde (chain before)\n";

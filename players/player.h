@@ -17,16 +17,19 @@
 **   level2                    level1, and never a third side while a safe line exists
 **   chain                     good amateur: safe captures, long chain rule,
 **                             all-but-two / all-but-four, opens the cheapest part
-**   mcts[:sims=N,time=MS,c=X] UCT with random rollouts
-**   mcts-bz[:same]            plus chain-loop macro moves and exact SLE scoring
-**   sw[:KxL,agg=max|sum,border=cut|aware,safe=0|1]
+**   mcts[:sims=N,time=MS,c=X,nodes=N]
+**                             UCT with random rollouts
+**   mcts-bz[:same,sle=0|1|2]  plus chain-loop macro moves, opening pruning and
+**                             exact scores of simple loony endgames
+**   sw[:KxL,agg=max|sum|mean|min,border=cut|aware,safe=0|1]
 **                             sliding window over KxL sub-boards (oracle values);
 **                             `sw:KxL` alone is the published plain version,
 **                             `sw+[:KxL]` the improved one (sum, aware, safe)
-**   ab[:depth=N]              depth-limited alpha-beta, simple evaluation
-**   perfect[:tie=random|boxes|long]
+**   ab[:depth=N,nodes=N]      depth-limited alpha-beta, simple evaluation
+**   perfect[:tie=random|boxes|long,solve=F]
 **                             the oracle's optimal move; ties at random or
-**                             by a policy
+**                             by a policy; solve=F: boards without an oracle,
+**                             perfect from F undrawn lines on (retrograde)
 **
 ** Thread safety: a dab_player is used by one thread at a time (it keeps
 ** scratch memory such as a search tree).  A dab_player_env holds what is
