@@ -5,15 +5,12 @@
 ** See Copyright Notice in README.md
 */
 #include <math.h>
-#include <pthread.h>
-#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include <unistd.h>
 #include "cli/cliutil.h"
 #include "cli/commands.h"
-#include "players/player.h"
+#include "players/arena.h"
 
 static const char usage[] =
     "usage: dab arena --p1 SPEC --p2 SPEC [--board RxC] [--games N] [--threads N]\n"
@@ -37,194 +34,27 @@ static const char usage[] =
     "  --csv FILE           one row per game;  --svg FILE  a plot of the results\n\n"
     "players:\n";
 
-/* ---- Match state ---------------------------------------------------------- */
-
-enum { PHASES = 3 };
-
-typedef struct side_stats {
-  long moves;
-  double seconds;
-  long scored, optimal, lost, blunders[PHASES], phase_moves[PHASES];
-} side_stats;
-
-typedef struct game_result {
-  bool done, p1_first;
-  int score[2];           /* p1, p2 */
-  int start_lines;
-  dab_lineset start;
-  side_stats side[2];
-} game_result;
+/* ---- What the printers need -------------------------------------------- */
 
 typedef struct match {
   const dab_geom *g;
   const char *spec[2];
   char canonical[2][160];     /* the players' names with every option */
-  dab_player_env *env;
-  const dab_oracle *oracle;   /* NULL: no metrics */
+  bool oracle;
   int games;
   uint64_t seed;
-  const dab_game *start;      /* fixed start, or NULL */
-  double start_fraction;      /* random starts when >= 0 */
-  game_result *res;
-  atomic_int next, done;
-  atomic_int failed;
-  char fail_msg[DAB_ERR_LEN + 64];
-  pthread_mutex_t fail_lock;
-  dab_cancel_flag *cancel;
+  const dab_game_record *res;
 } match;
+
+typedef dab_match_summary summary;
+typedef dab_side_stats side_stats;
+typedef dab_game_record game_result;
+enum { PHASES = DAB_PHASES };
 
 static double now_s(void) {
   struct timespec ts;
   clock_gettime(CLOCK_MONOTONIC, &ts);
   return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-static void fail(match *mt, const char *what, const char *who, const char *detail) {
-  pthread_mutex_lock(&mt->fail_lock);
-  if (!atomic_load(&mt->failed))
-    snprintf(mt->fail_msg, sizeof mt->fail_msg, "%s '%s'%s", what, who, detail);
-  atomic_store(&mt->failed, 1);
-  pthread_mutex_unlock(&mt->fail_lock);
-}
-
-/* A random start: lines drawn at random among those that give no third
-** side, until the fraction is reached or no such line is left. */
-static void random_start(const dab_geom *g, double fraction, dab_rng *rng, dab_game *game) {
-  dab_game_init(g, game);
-  int target = (int)lround(fraction * g->nlines);
-  int16_t safe[DAB_MAX_LINES];
-  for (int drawn = 0; drawn < target; drawn++) {
-    int n = 0;
-    for (int m = 0; m < g->nlines; m++) {
-      if (dab_ls_has(&game->lines, m)) continue;
-      bool ok = true;
-      for (int j = 0; j < 2; j++) {
-        int b = g->line_box[m][j];
-        if (b >= 0 && dab_box_sides(g, &game->lines, b) >= 2) ok = false;
-      }
-      if (ok) safe[n++] = (int16_t)m;
-    }
-    if (!n) break;
-    dab_ls_set(&game->lines, safe[dab_rng_below(rng, n)]);
-  }
-}
-
-static void play_game(match *mt, dab_player *pl[2], int gi) {
-  const dab_geom *g = mt->g;
-  game_result *r = &mt->res[gi];
-  memset(r, 0, sizeof *r);
-  r->p1_first = gi % 2 == 0;
-  dab_game game;
-  if (mt->start) game = *mt->start;
-  else if (mt->start_fraction >= 0) {
-    dab_rng srng;
-    dab_rng_seed2(&srng, mt->seed, 0x5eed0000ull + (uint64_t)(gi / 2));
-    random_start(g, mt->start_fraction, &srng, &game);
-  } else dab_game_init(g, &game);
-  r->start_lines = dab_ls_count(&game.lines);
-  r->start = game.lines;
-  int base[2] = {game.score[0], game.score[1]};
-  /* Player (0 = p1) sitting at seat 0 (the game's first player). */
-  int at_seat[2] = {r->p1_first ? 0 : 1, r->p1_first ? 1 : 0};
-  dab_rng rng[2];
-  dab_rng_seed2(&rng[0], mt->seed, (uint64_t)gi * 2);
-  dab_rng_seed2(&rng[1], mt->seed, (uint64_t)gi * 2 + 1);
-  dab_analysis *a = mt->oracle ? malloc(sizeof *a) : NULL;
-  while (!dab_game_over(g, &game)) {
-    int who = at_seat[game.to_move];
-    side_stats *ss = &r->side[who];
-    int drawn = dab_ls_count(&game.lines);
-    double t0 = now_s();
-    int m = dab_player_move(pl[who], &game, &rng[who]);
-    ss->seconds += now_s() - t0;
-    ss->moves++;
-    if (m < 0 || m >= g->nlines || dab_ls_has(&game.lines, m)) {
-      char buf[48];
-      snprintf(buf, sizeof buf, " played an illegal line %d", m);
-      fail(mt, "player", dab_player_name(pl[who]), buf);
-      break;
-    }
-    if (a && dab_oracle_analyze(mt->oracle, &game.lines, a, NULL) == DAB_OK) {
-      int mv = a->value;
-      for (int i = 0; i < a->nmoves; i++)
-        if (a->move[i] == m) mv = a->move_value[i];
-      int phase = drawn * 3 < g->nlines ? 0 : drawn * 3 < 2 * g->nlines ? 1 : 2;
-      ss->scored++;
-      ss->phase_moves[phase]++;
-      if (mv == a->value) ss->optimal++;
-      else {
-        ss->lost += a->value - mv;
-        ss->blunders[phase]++;
-      }
-    }
-    dab_game_play(g, &game, m);
-  }
-  free(a);
-  for (int seat = 0; seat < 2; seat++) r->score[at_seat[seat]] = game.score[seat] - base[seat];
-  r->done = true;
-}
-
-static void *worker(void *arg) {
-  match *mt = arg;
-  dab_player *pl[2] = {NULL, NULL};
-  for (int i = 0; i < 2; i++)
-    if (dab_player_new(mt->spec[i], mt->g, mt->env, &pl[i], NULL)) {
-      fail(mt, "cannot make player", mt->spec[i], "");
-      goto out;
-    }
-  for (;;) {
-    if (atomic_load(&mt->failed) || (mt->cancel && *mt->cancel)) break;
-    int gi = atomic_fetch_add(&mt->next, 1);
-    if (gi >= mt->games) break;
-    play_game(mt, pl, gi);
-    atomic_fetch_add(&mt->done, 1);
-  }
-out:
-  dab_player_free(pl[0]);
-  dab_player_free(pl[1]);
-  return NULL;
-}
-
-/* ---- Summary -------------------------------------------------------------- */
-
-typedef struct summary {
-  int games, wins[2], ties;
-  double margin, ci;            /* p1's mean margin and 95% half-width */
-  side_stats side[2];
-} summary;
-
-static void summarize(const match *mt, summary *s) {
-  memset(s, 0, sizeof *s);
-  double sum = 0, sum2 = 0;
-  for (int i = 0; i < mt->games; i++) {
-    const game_result *r = &mt->res[i];
-    if (!r->done) continue;
-    s->games++;
-    int d = r->score[0] - r->score[1];
-    sum += d;
-    sum2 += (double)d * d;
-    if (d > 0) s->wins[0]++;
-    else if (d < 0) s->wins[1]++;
-    else s->ties++;
-    for (int p = 0; p < 2; p++) {
-      side_stats *a = &s->side[p];
-      const side_stats *b = &r->side[p];
-      a->moves += b->moves;
-      a->seconds += b->seconds;
-      a->scored += b->scored;
-      a->optimal += b->optimal;
-      a->lost += b->lost;
-      for (int k = 0; k < PHASES; k++) {
-        a->blunders[k] += b->blunders[k];
-        a->phase_moves[k] += b->phase_moves[k];
-      }
-    }
-  }
-  if (s->games) {
-    s->margin = sum / s->games;
-    double var = s->games > 1 ? (sum2 - sum * sum / s->games) / (s->games - 1) : 0;
-    s->ci = 1.96 * sqrt(var > 0 ? var / s->games : 0);
-  }
 }
 
 static void json_escape(FILE *f, const char *s) {
@@ -257,8 +87,8 @@ static void print_json(const match *mt, const summary *s, const char *start_text
     printf(",\"wins\":%d,\"losses\":%d,\"ties\":%d,\"win_rate\":%.4f,\"margin\":%.4f,"
            "\"margin_ci95\":[%.4f,%.4f],\"win_rate_ci95\":[%.4f,%.4f],\"moves\":%ld,"
            "\"ms_per_move\":%.6f",
-           s->wins[p], s->wins[p ^ 1], s->ties, wr, sign * s->margin, sign * s->margin - s->ci,
-           sign * s->margin + s->ci, wr - wci, wr + wci, ss->moves,
+           s->wins[p], s->wins[p ^ 1], s->ties, wr, sign * s->margin, sign * s->margin - s->margin_ci,
+           sign * s->margin + s->margin_ci, wr - wci, wr + wci, ss->moves,
            ss->moves ? 1e3 * ss->seconds / (double)ss->moves : 0);
     if (mt->oracle) {
       printf(",\"optimal_rate\":%.4f,\"boxes_lost_per_move\":%.4f,\"scored_moves\":%ld,\"blunders\":{",
@@ -285,7 +115,7 @@ static void print_text(const match *mt, const summary *s, const char *start_text
     double sign = p ? -1 : 1;
     printf("p%d %-34s wins %5d  losses %5d  ties %5d  (%.1f%% wins)  margin %+.2f +- %.2f  %.4f ms/move\n",
            p + 1, mt->spec[p], s->wins[p], s->wins[p ^ 1], s->ties,
-           s->games ? 100.0 * s->wins[p] / s->games : 0, sign * s->margin, s->ci,
+           s->games ? 100.0 * s->wins[p] / s->games : 0, sign * s->margin, s->margin_ci,
            ss->moves ? 1e3 * ss->seconds / (double)ss->moves : 0);
   }
   if (!mt->oracle) {
@@ -361,7 +191,7 @@ static bool write_svg(const match *mt, const summary *s, const char *path) {
     fprintf(f, "<text x=\"%.1f\" y=\"%.0f\" fill=\"white\">%.1f%%</text>\n", x0 + 4, y + 16, 100 * gw);
   }
   /* Margin with interval. */
-  double lim = fabs(s->margin) + s->ci;
+  double lim = fabs(s->margin) + s->margin_ci;
   lim = lim < 1 ? 1 : ceil(lim);
   double cx = 380, half = 220, y = 200;
   fprintf(f, "<text x=\"10\" y=\"175\">margin per game (p1 - p2), 95%% interval</text>\n");
@@ -370,11 +200,11 @@ static bool write_svg(const match *mt, const summary *s, const char *path) {
   fprintf(f, "<text x=\"%.0f\" y=\"%.0f\" text-anchor=\"middle\">%+.0f</text>\n", cx - half, y + 36, -lim);
   fprintf(f, "<text x=\"%.0f\" y=\"%.0f\" text-anchor=\"middle\">0</text>\n", cx, y + 36);
   fprintf(f, "<text x=\"%.0f\" y=\"%.0f\" text-anchor=\"middle\">%+.0f</text>\n", cx + half, y + 36, lim);
-  double xm = cx + half * s->margin / lim, xl = cx + half * (s->margin - s->ci) / lim,
-         xh = cx + half * (s->margin + s->ci) / lim;
+  double xm = cx + half * s->margin / lim, xl = cx + half * (s->margin - s->margin_ci) / lim,
+         xh = cx + half * (s->margin + s->margin_ci) / lim;
   fprintf(f, "<line x1=\"%.1f\" y1=\"%.0f\" x2=\"%.1f\" y2=\"%.0f\" stroke=\"#1565c0\" stroke-width=\"3\"/>\n", xl, y, xh, y);
   fprintf(f, "<circle cx=\"%.1f\" cy=\"%.0f\" r=\"5\" fill=\"#1565c0\"/>\n", xm, y);
-  fprintf(f, "<text x=\"%.1f\" y=\"%.0f\" text-anchor=\"middle\">%+.2f +- %.2f</text>\n", xm, y - 10, s->margin, s->ci);
+  fprintf(f, "<text x=\"%.1f\" y=\"%.0f\" text-anchor=\"middle\">%+.2f +- %.2f</text>\n", xm, y - 10, s->margin, s->margin_ci);
   fprintf(f, "<text x=\"10\" y=\"%d\" fill=\"#555\">green: wins, grey: ties, red: losses</text>\n", H - 20);
   fprintf(f, "</svg>\n");
   return fclose(f) == 0;
@@ -486,7 +316,7 @@ int dab_cmd_arena(int argc, char **argv) {
   int rc = CLI_OK;
   match mt;
   memset(&mt, 0, sizeof mt);
-  pthread_mutex_init(&mt.fail_lock, NULL);
+  dab_game_record *rec = NULL;
   /* Make each player once here: a bad spec fails before any game, and
   ** shared tables (windows, oracles) are built once, not per thread. */
   for (int p = 0; p < 2; p++) {
@@ -499,52 +329,42 @@ int dab_cmd_arena(int argc, char **argv) {
     snprintf(mt.canonical[p], sizeof mt.canonical[p], "%s", dab_player_name(probe));
     dab_player_free(probe);
   }
-  if (!no_oracle) {
-    const dab_oracle *o;
-    if (dab_player_env_oracle(env, geom.rows, geom.cols, &o, NULL) == DAB_OK) mt.oracle = o;
-  }
+  const dab_oracle *orc = NULL;
+  if (!no_oracle && dab_player_env_oracle(env, geom.rows, geom.cols, &orc, NULL)) orc = NULL;
   mt.g = &geom;
   mt.spec[0] = spec[0];
   mt.spec[1] = spec[1];
-  mt.env = env;
+  mt.oracle = orc != NULL;
   mt.games = (int)games;
   mt.seed = (uint64_t)seed;
-  mt.start = start && fraction < 0 ? &sp.game : NULL;
-  mt.start_fraction = fraction;
-  mt.cancel = cli_cancel_on_signal();
-  mt.res = calloc((size_t)games, sizeof *mt.res);
-  if (!mt.res) {
+  if (!(rec = calloc((size_t)games, sizeof *rec))) {
     rc = cli_error("arena", DAB_ENOMEM, "out of memory for the results");
     goto done;
   }
-  if (threads > games) threads = games;
-  pthread_t tid[256];
+  mt.res = rec;
+  dab_match_opts mo = {
+      .g = &geom,
+      .player = {{.spec = spec[0]}, {.spec = spec[1]}},
+      .env = env,
+      .oracle = orc,
+      .games = (int)games,
+      .threads = (int)threads,
+      .seed = (uint64_t)seed,
+      .start = start && fraction < 0 ? &sp.game : NULL,
+      .start_fraction = fraction,
+      .progress = cli_progress,
+      .cancel = cli_cancel_on_signal(),
+  };
   double t0 = now_s();
-  int started = 0;
-  for (int i = 0; i < threads; i++)
-    if (pthread_create(&tid[i], NULL, worker, &mt) == 0) started++;
-  if (!started) worker(&mt);
-  char what[64];
-  snprintf(what, sizeof what, "arena %dx%d", geom.rows, geom.cols);
-  double last = 0;
-  while (atomic_load(&mt.done) < mt.games && !atomic_load(&mt.failed) && !*mt.cancel && started) {
-    double t = now_s() - t0;
-    if (t - last >= DAB_PROGRESS_INTERVAL) {
-      dab_progress pr = {what, (uint64_t)atomic_load(&mt.done), (uint64_t)mt.games, t};
-      cli_progress(NULL, &pr);
-      last = t;
-    }
-    usleep(2000);
-  }
-  for (int i = 0; i < started; i++) pthread_join(tid[i], NULL);
+  st = dab_match_run(&mo, rec, &err);
   cli_progress_end();
   double secs = now_s() - t0;
-  if (atomic_load(&mt.failed)) {
-    rc = cli_error("arena", DAB_EINTERNAL, mt.fail_msg);
+  if (st && st != DAB_ECANCELED) {
+    rc = cli_error("arena", st, err.msg);
     goto done;
   }
   summary s;
-  summarize(&mt, &s);
+  dab_match_summarize(rec, mt.games, &s);
   bool interrupted = s.games < mt.games;
   if (json) print_json(&mt, &s, start_text, secs, interrupted);
   else print_text(&mt, &s, start_text, secs, interrupted);
@@ -558,8 +378,7 @@ int dab_cmd_arena(int argc, char **argv) {
   }
   if (interrupted) rc = CLI_FAIL;
 done:
-  free(mt.res);
-  pthread_mutex_destroy(&mt.fail_lock);
+  free(rec);
   dab_player_env_free(env);
   return rc;
 }

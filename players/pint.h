@@ -31,7 +31,8 @@ struct dab_player {
   char name[160];
 };
 
-enum { PL_RANDOM, PL_LEVEL1, PL_LEVEL2, PL_CHAIN, PL_MCTS, PL_MCTS_BZ, PL_SW, PL_AB, PL_PERFECT };
+enum { PL_RANDOM, PL_LEVEL1, PL_LEVEL2, PL_CHAIN, PL_MCTS, PL_MCTS_BZ, PL_SW, PL_AB, PL_PERFECT,
+       PL_CUSTOM };
 
 /* Option helpers: each returns DAB_OK or DAB_EINPUT with a message naming
 ** the player and the option.  A missing key leaves *out unchanged. */

@@ -303,6 +303,41 @@ dab_status dab_player_new(const char *spec, const dab_geom *g, dab_player_env *e
   return DAB_OK;
 }
 
+typedef struct custom {
+  dab_move_fn fn;
+  void *ctx;
+} custom;
+
+static int custom_move(dab_player *p, const dab_game *game, dab_rng *rng) {
+  custom *c = p->impl;
+  return c->fn(c->ctx, &p->geom, game, rng);
+}
+
+static void custom_free(void *impl) { free(impl); }
+
+static const pl_ops ops_custom = {custom_move, custom_free};
+
+dab_status dab_player_custom(const char *name, const dab_geom *g, dab_move_fn fn, void *ctx,
+                             dab_player **out, dab_err *err) {
+  *out = NULL;
+  dab_player *p = calloc(1, sizeof *p);
+  custom *c = calloc(1, sizeof *c);
+  if (!p || !c) {
+    free(p);
+    free(c);
+    return dab_fail(err, DAB_ENOMEM, "out of memory for player '%s'", name);
+  }
+  c->fn = fn;
+  c->ctx = ctx;
+  p->geom = *g;
+  p->kind = PL_CUSTOM;
+  p->ops = &ops_custom;
+  p->impl = c;
+  snprintf(p->name, sizeof p->name, "%s", name);
+  *out = p;
+  return DAB_OK;
+}
+
 void dab_player_free(dab_player *p) {
   if (!p) return;
   if (p->ops && p->ops->free_impl) p->ops->free_impl(p->impl);

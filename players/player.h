@@ -85,6 +85,18 @@ void dab_player_free(dab_player *p);
 */
 int dab_player_move(dab_player *p, const dab_game *game, dab_rng *rng);
 
+/*
+** A player whose moves come from the caller: fn(ctx, g, game, rng) must
+** return an undrawn line of game.  For learning agents and other players
+** the spec language does not know; the arena grades them like any other.
+** RETURN: DAB_OK and *out, or DAB_ENOMEM.
+** NOTES: the player calls fn from whatever thread calls dab_player_move;
+** ctx must then be safe to use from that thread.
+*/
+typedef int (*dab_move_fn)(void *ctx, const dab_geom *g, const dab_game *game, dab_rng *rng);
+dab_status dab_player_custom(const char *name, const dab_geom *g, dab_move_fn fn, void *ctx,
+                             dab_player **out, dab_err *err);
+
 /* The canonical spec of the player, with every option spelled out
 ** (e.g. "mcts:sims=80,time=0,c=1.41"). */
 const char *dab_player_name(const dab_player *p);

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "game/postext.h"
+#include "players/arena.h"
 #include "players/pint.h"
 #include "solver/retro.h"
 #include "tests/testhelp.h"
@@ -360,6 +361,67 @@ static void test_perfect_solve(dab_player_env *env) {
            F, worse, played);
 }
 
+/* A caller's own player (as a learning agent would be): the lowest
+** undrawn line, or an illegal line when ctx says so. */
+static int lowest_line(void *ctx, const dab_geom *g, const dab_game *game, dab_rng *rng) {
+  (void)rng;
+  if (ctx) return 0;  /* line 0 is drawn after the first move: illegal */
+  for (int m = 0; m < g->nlines; m++)
+    if (!dab_ls_has(&game->lines, m)) return m;
+  return -1;
+}
+
+static dab_status make_lowest(void *ctx, const dab_geom *g, dab_player **out, dab_err *err) {
+  return dab_player_custom("lowest", g, lowest_line, ctx, out, err);
+}
+
+/* The match engine: both colours, consistent totals, oracle metrics that
+** agree with a direct count, and a clean failure on an illegal move. */
+static void test_match(dab_player_env *env) {
+  dab_geom g;
+  dab_geom_init(&g, 3, 3, NULL);
+  const dab_oracle *o;
+  if (dab_player_env_oracle(env, 3, 3, &o, NULL)) return;
+  int games = san ? 10 : 60;
+  dab_game_record *rec = calloc((size_t)games, sizeof *rec);
+  dab_match_opts mo = {.g = &g,
+                       .player = {{.make = make_lowest}, {.spec = "perfect"}},
+                       .env = env,
+                       .oracle = o,
+                       .games = games,
+                       .threads = 2,
+                       .seed = 4,
+                       .start_fraction = -1};
+  dab_err err;
+  dab_status st = dab_match_run(&mo, rec, &err);
+  TH_CHECK(st == DAB_OK, "match: %s", st ? err.msg : "");
+  dab_match_summary sm;
+  dab_match_summarize(rec, games, &sm);
+  TH_CHECK(sm.games == games && sm.wins[0] + sm.wins[1] + sm.ties == games, "match: %d games counted",
+           sm.games);
+  int firsts = 0;
+  for (int i = 0; i < games; i++) firsts += rec[i].p1_first;
+  TH_CHECK(firsts * 2 == games, "match: p1 first in %d of %d games", firsts, games);
+  TH_CHECK(sm.side[1].scored == sm.side[1].moves && sm.side[1].optimal == sm.side[1].moves &&
+               sm.side[1].lost == 0,
+           "match: perfect scored %ld optimal of %ld", sm.side[1].optimal, sm.side[1].moves);
+  TH_CHECK(sm.side[0].optimal < sm.side[0].scored && sm.side[0].lost > 0,
+           "match: the lowest-line player should lose value");
+  /* Perfect against a deterministic player from the empty 3x3 board: the
+  ** second player wins by at least 3 (the value is -3 for the first). */
+  bool ok = true;
+  for (int i = 0; i < games; i++) {
+    int margin = rec[i].score[1] - rec[i].score[0];
+    if (rec[i].p1_first ? margin < 3 : margin < -3) ok = false;
+  }
+  TH_CHECK(ok, "match: perfect below the 3x3 value");
+  mo.player[0].ctx = (void *)1;  /* now illegal */
+  st = dab_match_run(&mo, rec, &err);
+  TH_CHECK(st == DAB_EINTERNAL && strstr(err.msg, "illegal"), "match with an illegal player: %d %s", st,
+           err.msg);
+  free(rec);
+}
+
 /* Bad specs are refused with a message, never half-made. */
 static void test_bad_specs(dab_player_env *env) {
   dab_geom g;
@@ -394,6 +456,7 @@ int main(void) {
   test_perfect(env);
   test_sw_exact(env);
   test_perfect_solve(env);
+  test_match(env);
   dab_player_env_free(env);
   return TH_REPORT("test_players");
 }
