@@ -13,6 +13,7 @@
   X(show, "draw a position as ASCII")                                          \
   X(retro, "exhaustive retrograde over every position below POS")            \
   X(demo, "the quick tour: solve 3x3 and play one optimal game")              \
+  X(theorems, "endgame theorems: check them exhaustively, value an SLE, explain") \
   X(arena, "play matches between players, scored against the oracle")         \
   X(play, "the move a player (perfect, chain, mcts, sw...) makes in POS")
 
