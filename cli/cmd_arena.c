@@ -4,6 +4,7 @@
 ** board.
 ** See Copyright Notice in README.md
 */
+#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -212,58 +213,44 @@ static bool write_svg(const match *mt, const summary *s, const char *path) {
 
 /* ---- The command ---------------------------------------------------------- */
 
+/* Parses a --seed value (0 allowed).  RETURN: 0, or CLI_USAGE after an error. */
+static int parse_seed(const char *cmd, const char *text, long *seed) {
+  if (!text) return 0;
+  char *end;
+  errno = 0;
+  long v = strtol(text, &end, 10);
+  if (!*text || *end || errno || v < 0) {
+    fprintf(stderr, "dab %s: --seed needs a whole number >= 0, got '%s'\n", cmd, text);
+    return CLI_USAGE;
+  }
+  *seed = v;
+  return 0;
+}
+
 int dab_cmd_arena(int argc, char **argv) {
-  for (int i = 1; i < argc; i++)
-    if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-      fputs(usage, stdout);
-      fputs(dab_player_help, stdout);
-      return CLI_OK;
-    }
+  static char help[sizeof usage + 4096];
+  snprintf(help, sizeof help, "%s%s", usage, dab_player_help);
   const char *board = NULL, *spec[2] = {NULL, NULL}, *start = NULL, *csv = NULL, *svg = NULL,
-             *tb = NULL;
+             *tb = NULL, *seed_text = NULL;
   long games = 100, threads = cli_cores(), seed = 1, oracle_lines = 0;
   bool json = false, no_oracle = false;
-  for (int i = 1; i < argc; i++) {
-    const char *a = argv[i];
-    bool has_val = i + 1 < argc;
-#define VAL() (has_val ? argv[++i] : NULL)
-    if (!strcmp(a, "--json")) json = true;
-    else if (!strcmp(a, "--no-oracle")) no_oracle = true;
-    else if (!strcmp(a, "--board") || !strcmp(a, "--p1") || !strcmp(a, "--p2") ||
-             !strcmp(a, "--start") || !strcmp(a, "--csv") || !strcmp(a, "--svg") ||
-             !strcmp(a, "--tb")) {
-      const char *v = VAL();
-      if (!v) {
-        fprintf(stderr, "dab arena: %s needs a value\n", a);
-        return CLI_USAGE;
-      }
-      if (!strcmp(a, "--board")) board = v;
-      else if (!strcmp(a, "--p1")) spec[0] = v;
-      else if (!strcmp(a, "--p2")) spec[1] = v;
-      else if (!strcmp(a, "--start")) start = v;
-      else if (!strcmp(a, "--csv")) csv = v;
-      else if (!strcmp(a, "--svg")) svg = v;
-      else tb = v;
-    } else if (!strcmp(a, "--games")) {
-      if ((games = cli_parse_count("arena", a, VAL(), 100000000)) < 0) return CLI_USAGE;
-    } else if (!strcmp(a, "--oracle-lines")) {
-      if ((oracle_lines = cli_parse_count("arena", a, VAL(), 40)) < 0) return CLI_USAGE;
-    } else if (!strcmp(a, "--threads")) {
-      if ((threads = cli_parse_count("arena", a, VAL(), 256)) < 0) return CLI_USAGE;
-    } else if (!strcmp(a, "--seed")) {
-      const char *v = VAL();
-      char *end;
-      seed = v ? strtol(v, &end, 10) : -1;
-      if (!v || *end || seed < 0) {
-        fprintf(stderr, "dab arena: --seed needs a whole number >= 0, got '%s'\n", v ? v : "");
-        return CLI_USAGE;
-      }
-    } else {
-      fprintf(stderr, "dab arena: unknown option '%s' (dab arena --help)\n", a);
-      return CLI_USAGE;
-    }
-#undef VAL
-  }
+  const cli_opt table[] = {{"--board", CLI_TEXT, &board, 0},
+                           {"--p1", CLI_TEXT, &spec[0], 0},
+                           {"--p2", CLI_TEXT, &spec[1], 0},
+                           {"--games", CLI_COUNT, &games, 100000000},
+                           {"--threads", CLI_COUNT, &threads, 256},
+                           {"--seed", CLI_TEXT, &seed_text, 0},
+                           {"--start", CLI_TEXT, &start, 0},
+                           {"--tb", CLI_TEXT, &tb, 0},
+                           {"--oracle-lines", CLI_COUNT, &oracle_lines, 40},
+                           {"--no-oracle", CLI_FLAG, &no_oracle, 0},
+                           {"--json", CLI_FLAG, &json, 0},
+                           {"--csv", CLI_TEXT, &csv, 0},
+                           {"--svg", CLI_TEXT, &svg, 0},
+                           {NULL, 0, NULL, 0}};
+  int nargs, rc0 = cli_parse_args("arena", argc, argv, table, NULL, 0, &nargs, help);
+  if (rc0) return rc0 < 0 ? CLI_OK : rc0;
+  if ((rc0 = parse_seed("arena", seed_text, &seed))) return rc0;
   if (!spec[0] || !spec[1]) {
     fprintf(stderr, "dab arena: --p1 and --p2 are required (e.g. --p1 level2 --p2 random)\n");
     return CLI_USAGE;

@@ -2,6 +2,7 @@
 ** cmd_play.c: `dab play POS --player SPEC`: the move a player makes.
 ** See Copyright Notice in README.md
 */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -20,51 +21,34 @@ static const char usage[] =
     "31 = 3x4, 2 GiB).\n\nplayers:\n";
 
 int dab_cmd_play(int argc, char **argv) {
-  for (int i = 1; i < argc; i++)
-    if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-      fputs(usage, stdout);
-      fputs(dab_player_help, stdout);
-      return CLI_OK;
-    }
-  const char *text = NULL, *spec = NULL, *tb = NULL;
+  static char help[sizeof usage + 4096];
+  snprintf(help, sizeof help, "%s%s", usage, dab_player_help);
+  const char *text = NULL, *spec = NULL, *tb = NULL, *seed_text = NULL;
   long seed = 1, oracle_lines = 0;
   bool json = false;
-  for (int i = 1; i < argc; i++) {
-    const char *a = argv[i];
-    if (!strcmp(a, "--json")) json = true;
-    else if (!strcmp(a, "--oracle-lines")) {
-      if ((oracle_lines = cli_parse_count("play", a, i + 1 < argc ? argv[++i] : NULL, 40)) < 0)
-        return CLI_USAGE;
-    } else if (!strcmp(a, "--player") || !strcmp(a, "--tb") || !strcmp(a, "--seed")) {
-      if (i + 1 >= argc) {
-        fprintf(stderr, "dab play: %s needs a value\n", a);
-        return CLI_USAGE;
-      }
-      const char *v = argv[++i];
-      if (!strcmp(a, "--player")) spec = v;
-      else if (!strcmp(a, "--tb")) tb = v;
-      else {
-        char *end;
-        seed = strtol(v, &end, 10);
-        if (!*v || *end || seed < 0) {
-          fprintf(stderr, "dab play: --seed needs a whole number >= 0, got '%s'\n", v);
-          return CLI_USAGE;
-        }
-      }
-    } else if (a[0] == '-' && a[1]) {
-      fprintf(stderr, "dab play: unknown option '%s' (dab play --help)\n", a);
+  const cli_opt table[] = {{"--player", CLI_TEXT, &spec, 0},
+                           {"--seed", CLI_TEXT, &seed_text, 0},
+                           {"--tb", CLI_TEXT, &tb, 0},
+                           {"--oracle-lines", CLI_COUNT, &oracle_lines, 40},
+                           {"--json", CLI_FLAG, &json, 0},
+                           {NULL, 0, NULL, 0}};
+  int nargs, rc = cli_parse_args("play", argc, argv, table, &text, 1, &nargs, help);
+  if (rc) return rc < 0 ? CLI_OK : rc;
+  if (seed_text) {
+    char *end;
+    errno = 0;
+    seed = strtol(seed_text, &end, 10);
+    if (!*seed_text || *end || errno || seed < 0) {
+      fprintf(stderr, "dab play: --seed needs a whole number >= 0, got '%s'\n", seed_text);
       return CLI_USAGE;
-    } else if (text) {
-      fprintf(stderr, "dab play: one position expected, got a second: '%s'\n", a);
-      return CLI_USAGE;
-    } else text = a;
+    }
   }
-  if (!text) {
-    fputs(usage, stderr);
+  if (!nargs) {
+    fputs(help, stderr);
     return CLI_USAGE;
   }
   static dab_parsed p;
-  int rc = cli_parse_position("play", text, &p);
+  rc = cli_parse_position("play", text, &p);
   if (rc) return rc;
   const dab_geom *g = &p.geom;
   if (dab_game_over(g, &p.game)) {
