@@ -51,6 +51,10 @@ dab_status pl_new_sw(dab_player *p, pl_opts *o, const char *size, dab_err *err);
 dab_status pl_new_ab(dab_player *p, pl_opts *o, dab_err *err);
 dab_status pl_new_perfect(dab_player *p, pl_opts *o, dab_err *err);
 
+/* Largest window table: 2^PL_MAX_WINDOW_LINES bytes (3x3 has 24 lines);
+** bigger windows are read through the oracle, one call per value. */
+#define PL_MAX_WINDOW_LINES 26
+
 /*
 ** Sliding-window tables: the value of every position of a KxL board, one
 ** int8_t per position indexed by its line bits.  Built once per env from

@@ -117,8 +117,6 @@ dab_status dab_player_env_oracle(dab_player_env *env, int rows, int cols, const 
   return st;
 }
 
-/* Largest window table: 2^PL_MAX_WINDOW_LINES bytes (3x3 has 24 lines). */
-#define PL_MAX_WINDOW_LINES 26
 
 dab_status pl_env_window_table(dab_player_env *env, int rows, int cols, const int8_t **out,
                                dab_err *err) {

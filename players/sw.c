@@ -37,7 +37,8 @@ enum { AGG_MAX, AGG_SUM, AGG_MEAN, AGG_MIN };
 typedef struct sw_shape {
   int rows, cols;
   dab_geom g;              /* the window as a board */
-  const int8_t *table;     /* value of every window position */
+  const int8_t *table;     /* value of every window position, or NULL: */
+  const dab_oracle *oracle; /* windows too big for a table ask the oracle */
 } sw_shape;
 
 typedef struct sw_window {
@@ -113,7 +114,12 @@ static int sw_move(dab_player *p, const dab_game *game, dab_rng *rng) {
     for (; undrawn; undrawn &= undrawn - 1) {
       int j = __builtin_ctzll(undrawn);
       int k = dab64_completes(&sh->g, pos, j);
-      int child = sh->table[pos | (1ull << j)];
+      int child;
+      if (sh->table) child = sh->table[pos | (1ull << j)];
+      else {
+        dab_lineset cs = dab_ls_from_word(pos | (1ull << j));
+        if (dab_oracle_value(sh->oracle, &cs, &child, NULL)) child = 0;
+      }
       int v = k ? k + child : -child;
       int m = w->line[j];
       if (v > best[m]) best[m] = v;
@@ -193,21 +199,25 @@ dab_status pl_new_sw(dab_player *p, pl_opts *o, const char *size, dab_err *err) 
   if (st) return st;
   safe = sf != 0;
   if (!p->env) return dab_fail(err, DAB_EBOARD, "player 'sw' needs an oracle environment");
-  /* A window larger than the board is cut down to the board. */
-  int k1 = K < g->rows ? K : g->rows, l1 = L < g->cols ? L : g->cols;
-  int k2 = L < g->rows ? L : g->rows, l2 = K < g->cols ? K : g->cols;
+  /* Both orientations of a non-square window, where they fit; a window
+  ** that fits neither way is cut down to the board. */
   sw *t = calloc(1, sizeof *t);
   if (!t) return dab_fail(err, DAB_ENOMEM, "out of memory for player 'sw'");
   t->agg = agg;
   t->aware = aware;
   t->safe = safe;
-  t->shape[0].rows = k1;
-  t->shape[0].cols = l1;
-  t->nshape = 1;
-  if (k2 != k1 || l2 != l1) {  /* both orientations of a non-square window */
-    t->shape[1].rows = k2;
-    t->shape[1].cols = l2;
-    t->nshape = 2;
+  if (K <= g->rows && L <= g->cols) {
+    t->shape[t->nshape].rows = K;
+    t->shape[t->nshape++].cols = L;
+  }
+  if (K != L && L <= g->rows && K <= g->cols) {
+    t->shape[t->nshape].rows = L;
+    t->shape[t->nshape++].cols = K;
+  }
+  if (!t->nshape) {
+    t->shape[0].rows = K < g->rows ? K : g->rows;
+    t->shape[0].cols = L < g->cols ? L : g->cols;
+    t->nshape = 1;
   }
   p->impl = t;
   p->ops = &ops_sw;
@@ -216,7 +226,13 @@ dab_status pl_new_sw(dab_player *p, pl_opts *o, const char *size, dab_err *err) 
     sw_shape *sh = &t->shape[i];
     dab_geom_init(&sh->g, sh->rows, sh->cols, NULL);
     dab_err e2;
-    if ((st = pl_env_window_table(p->env, sh->rows, sh->cols, &sh->table, &e2)))
+    st = pl_env_window_table(p->env, sh->rows, sh->cols, &sh->table, &e2);
+    if (st == DAB_EBOARD && sh->g.nlines > PL_MAX_WINDOW_LINES) {
+      /* Too big for a flat table (e.g. 3x4 from tablebases): ask the oracle. */
+      sh->table = NULL;
+      st = dab_player_env_oracle(p->env, sh->rows, sh->cols, &sh->oracle, &e2);
+    }
+    if (st)
       return dab_fail(err, st, "player 'sw': no table for %dx%d windows: %s", sh->rows, sh->cols,
                       e2.msg);
     total += (g->rows - sh->rows + 1) * (g->cols - sh->cols + 1);
