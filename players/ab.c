@@ -3,6 +3,7 @@
 ** evaluation, for boards no table covers.
 ** See Copyright Notice in README.md
 */
+#include <limits.h>
 #include <stdlib.h>
 #include "players/pint.h"
 
@@ -46,7 +47,9 @@ static int ab_search(ab *t, const dab_geom *g, dab_lineset *s, int depth, int al
   int best = -AB_INF;
   for (int pass = 0; pass < 2; pass++) {
     const int16_t *list = pass ? quiet : mv.cap;
-    int n = pass ? nquiet : mv.ncap;
+    /* Captures commute: trying the first one is enough (the others stay
+    ** available below it), which stops k capturable boxes from costing k!. */
+    int n = pass ? nquiet : (mv.ncap ? 1 : 0);
     for (int i = 0; i < n; i++) {
       int m = list[i];
       int k = dab_completes(g, s, m);
@@ -75,7 +78,7 @@ static int ab_move(dab_player *p, const dab_game *game, dab_rng *rng) {
   ** ties are broken at random. */
   int16_t root[DAB_MAX_LINES];
   int n = 0;
-  for (int i = 0; i < mv.ncap; i++) root[n++] = mv.cap[i];
+  if (mv.ncap) root[n++] = mv.cap[dab_rng_below(rng, mv.ncap)];
   const int16_t *quiet = mv.nsafe ? mv.safe : mv.all;
   int nquiet = mv.nsafe ? mv.nsafe : mv.n;
   for (int i = 0; i < nquiet; i++)
@@ -89,7 +92,11 @@ static int ab_move(dab_player *p, const dab_game *game, dab_rng *rng) {
   int chosen = root[0];
   t->nodes = 0;
   t->out_of_budget = false;
+  long budget = t->budget;
   for (int d = 1; d <= t->depth; d++) {
+    /* Depth 1 always completes, whatever the budget: a move chosen from
+    ** a finished search, never a random one. */
+    t->budget = d == 1 ? LONG_MAX : budget;
     int best = -AB_INF, best_move = root[0];
     for (int i = 0; i < n; i++) {
       int m = root[i];
@@ -113,6 +120,7 @@ static int ab_move(dab_player *p, const dab_game *game, dab_rng *rng) {
         root[0] = (int16_t)chosen;
       }
   }
+  t->budget = budget;
   return chosen;
 }
 
