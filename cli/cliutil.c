@@ -111,3 +111,8 @@ int cli_cores(void) {
   long n = sysconf(_SC_NPROCESSORS_ONLN);
   return n > 0 ? (int)n : 1;
 }
+
+void cli_announce_memory(const char *cmd, const char *what, unsigned long long bytes) {
+  if (bytes >= 64ull << 20)
+    fprintf(stderr, "dab %s: %s needs %.0f MiB of memory\n", cmd, what, (double)bytes / 1048576.0);
+}

@@ -52,6 +52,10 @@ void cli_progress_end(void);
 ** Ctrl-C exits at once. */
 dab_cancel_flag *cli_cancel_on_signal(void);
 
+/* Says on stderr how much memory a plan needs, when it is large enough to
+** matter (>= 64 MiB), before the work starts. */
+void cli_announce_memory(const char *cmd, const char *what, unsigned long long bytes);
+
 /* Processor count, for default --threads. */
 int cli_cores(void);
 

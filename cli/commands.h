@@ -9,7 +9,10 @@
 
 /* X(name, one-line summary) -- keep in the order `dab --help` lists them. */
 #define DAB_COMMANDS(X)                                                        \
-  X(show, "draw a position as ASCII")
+  X(solve, "value of a position, of every move, and the best moves")          \
+  X(show, "draw a position as ASCII")                                          \
+  X(retro, "exhaustive retrograde over every position below POS")            \
+  X(demo, "the quick tour: solve 3x3 and play one optimal game")
 
 #define DAB_DECLARE(name, summary) int dab_cmd_##name(int argc, char **argv);
 DAB_COMMANDS(DAB_DECLARE)
