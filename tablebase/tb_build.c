@@ -15,7 +15,7 @@
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
-#define XXH_INLINE_ALL
+#define XXH_STATIC_LINKING_ONLY
 #include <xxhash.h>
 #include <zstd.h>
 #include "solver/retro.h"
@@ -382,13 +382,17 @@ dab_status dabtb_build(int rows, int cols, const char *path, const dabtb_build_o
     char what[64];
     snprintf(what, sizeof what, "encode %dx%d", rows, cols);
     dab_progress pr = {what, 0, ix.total, 0};
+    double last = 0;
     while (started && atomic_load(&job.done) < ix.total && !atomic_load(&job.failed) &&
            !(o.cancel && *o.cancel)) {
-      struct timespec ts = {0, 100 * 1000 * 1000};
+      struct timespec ts = {0, 5 * 1000 * 1000};
       nanosleep(&ts, NULL);
       pr.done = atomic_load(&job.done);
       pr.elapsed = now_s() - t1;
-      if (o.progress) o.progress(o.progress_ctx, &pr);
+      if (o.progress && pr.elapsed - last >= DAB_PROGRESS_INTERVAL) {
+        last = pr.elapsed;
+        o.progress(o.progress_ctx, &pr);
+      }
     }
     for (int i = 0; i < started; i++) pthread_join(th[i], NULL);
     pthread_mutex_destroy(&job.lock);

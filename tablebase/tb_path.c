@@ -45,7 +45,8 @@ static bool project_dir(char *out, size_t len) {
       if (!is_dir(probe)) continue;
       snprintf(probe, sizeof probe, "%s/Makefile", dir);
       if (!is_file(probe)) continue;
-      snprintf(out, len, "%s", dir);
+      if (strlen(dir) >= len) return false;
+      memcpy(out, dir, strlen(dir) + 1);
       return true;
     }
   }
@@ -72,7 +73,7 @@ dab_status dabtb_find(int rows, int cols, const char *tb_dir, char *path, size_t
       s = e + 1;
     }
   }
-  char proj[PATH_MAX];
+  char proj[PATH_MAX - 16];
   if (project_dir(proj, sizeof proj) && nd < 16) snprintf(dirs[nd++], PATH_MAX, "%s/data/tb", proj);
   for (int i = 0; i < nd; i++) {
     char full[PATH_MAX + 40];
@@ -101,7 +102,7 @@ dab_status dabtb_default_path(int rows, int cols, const char *tb_dir, char *path
     memcpy(dir, env, n);
     dir[n] = 0;
   } else {
-    char proj[PATH_MAX];
+    char proj[PATH_MAX - 16];
     if (!project_dir(proj, sizeof proj))
       return dab_fail(err, DAB_EIO,
                       "no place for tablebases: pass -o FILE, --tb DIR or set DAB_TB_PATH");

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#define XXH_INLINE_ALL
+#define XXH_STATIC_LINKING_ONLY
 #include <xxhash.h>
 #include <zstd.h>
 #include "game/postext.h"
@@ -385,41 +385,46 @@ static dab_status move_value(const dabtb *tb, uint64_t p, int m, int *v, dab_err
 }
 
 /*
-** The capture rule.  If a box b has three sides and drawing its last line
-** m gives no other box a third side (the other box of m is the edge, has
-** <= 1 side, or has 3 and is completed too), capturing is optimal: v(p) =
-** k + v(p+m).  Otherwise b's neighbour n has two sides, and one of two
-** moves is optimal: the capture, or declining it by drawing n's other
-** undrawn line (the double-dealing handout).  Quiet positions are read
-** from the table after canonicalisation.
+** The capture rule (the same as the retrograde solver's, solver/retro.c).
+** Let b be a box with three sides and m its last line, shared with box n.
+** If n is the edge or has 0, 1 or 3 sides, taking b is optimal: v(p) =
+** k + v(p+m).  If every such b would hand n a third side, the optimal move
+** is one of the captures or the decline of the first b (drawing n's other
+** undrawn line).  Quiet positions are read from the table after
+** canonicalisation.
 */
 static dab_status value_rec(const dabtb *tb, uint64_t p, int *v, dab_err *err) {
   const dab_geom *g = &tb->geom;
   uint64_t three = dab64_three_sided(g, p);
   if (!three) return dabtb_stored(tb, dab_sym_canon64(tb->sym, p, true, NULL), v, err);
-  int ub = -1, um = -1, un = -1;
   for (uint64_t t = three; t; t &= t - 1) {
     int b = __builtin_ctzll(t);
     int m = __builtin_ctzll(~p & g->box_mask[b]);
     int n = g->line_box[m][0] == b ? g->line_box[m][1] : g->line_box[m][0];
-    if (n < 0 || dab64_sides(g, p, n) != 2) {
+    int ns = n < 0 ? 0 : dab64_sides(g, p, n);
+    if (ns != 2) {
       int cv;
       dab_status st = value_rec(tb, p | 1ull << m, &cv, err);
       if (st) return st;
-      *v = dab64_completes(g, p, m) + cv;
+      *v = (ns == 3 ? 2 : 1) + cv;
       return DAB_OK;
     }
-    if (ub < 0) ub = b, um = m, un = n;
   }
-  (void)ub;
-  int cap, dec;
-  dab_status st = value_rec(tb, p | 1ull << um, &cap, err);
+  int best = -128, um = -1, un = -1;
+  for (uint64_t t = three; t; t &= t - 1) {
+    int b = __builtin_ctzll(t);
+    int m = __builtin_ctzll(~p & g->box_mask[b]);
+    int n = g->line_box[m][0] == b ? g->line_box[m][1] : g->line_box[m][0];
+    if (um < 0) um = m, un = n;
+    int cv;
+    dab_status st = value_rec(tb, p | 1ull << m, &cv, err);
+    if (st) return st;
+    if (1 + cv > best) best = 1 + cv;
+  }
+  int dec, m2 = __builtin_ctzll(~p & g->box_mask[un] & ~(1ull << um));
+  dab_status st = move_value(tb, p, m2, &dec, err);
   if (st) return st;
-  cap += 1;
-  int m2 = __builtin_ctzll(~p & g->box_mask[un] & ~(1ull << um));
-  st = move_value(tb, p, m2, &dec, err);
-  if (st) return st;
-  *v = cap > dec ? cap : dec;
+  *v = best > dec ? best : dec;
   return DAB_OK;
 }
 
