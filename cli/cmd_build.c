@@ -20,7 +20,7 @@ static const char usage[] =
     "  -o FILE             output file (default: RxC.dab in --tb DIR, else the first\n"
     "                      directory of $DAB_TB_PATH, else data/tb/ of the project)\n"
     "  --threads N         worker threads (default: all cores)\n"
-    "  --level L           zstd level 1..22 (default 19)\n"
+    "  --level L           zstd level 1..22 (default 12)\n"
     "  --block-entries N   positions per compressed block (default 1048576)\n"
     "  --fill-true         store true values in don't-care entries (for measurement)\n";
 

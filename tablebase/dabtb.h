@@ -41,12 +41,15 @@ typedef struct dabtb_opts {
 /*
 ** Opens the tablebase at path (read-only).
 ** PARAMETERS: path of a .dab file; opts may be NULL.
-** RETURN: DAB_OK and *out; DAB_EIO (missing/unreadable file, or not an
-** LMDB file), DAB_ECORRUPT (bad magic, version, meta checksum, truncated
-** file, missing blocks), DAB_ENOMEM.  On error *out is NULL.
-** NOTES: checks magic, format version, geometry and the meta checksum, and
-** maps the block directory; about a millisecond.  Blocks are verified
-** (XXH3-64) when first decompressed.
+** RETURN: DAB_OK and *out; DAB_EINPUT when path is not a usable
+** tablebase (missing, not LMDB, no dab meta, bad magic, another format
+** version, truncated); DAB_ECORRUPT when it is one but damaged (invalid
+** LMDB page structure, meta checksum mismatch, missing blocks);
+** DAB_ENOMEM.  On error *out is NULL.
+** NOTES: checks every B-tree page of the file (so a damaged file is
+** refused rather than read out of bounds), magic, format version,
+** geometry and the meta checksum, and maps the block directory: about a
+** millisecond.  Blocks are verified (XXH3-64) when first decompressed.
 */
 dab_status dabtb_open(const char *path, const dabtb_opts *opts, dabtb **out, dab_err *err);
 
@@ -183,7 +186,7 @@ typedef struct dabtb_build_opts {
   dab_cancel_flag *cancel;    /* optional */
 } dabtb_build_opts;
 
-#define DABTB_DEFAULT_ZSTD_LEVEL 19
+#define DABTB_DEFAULT_ZSTD_LEVEL 12
 #define DABTB_DEFAULT_BLOCK_ENTRIES (1u << 20)
 
 /* What a build did. */

@@ -191,14 +191,14 @@ static void fsync_dir_of(const char *path) {
 
 typedef struct meta_list {
   int n;
-  char key[128][64];
-  char val[128][256];
+  char key[256][64];
+  char val[256][256];
 } meta_list;
 
 static void meta_add(meta_list *m, const char *key, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 static void meta_add(meta_list *m, const char *key, const char *fmt, ...) {
-  if (m->n >= 128) return;
+  if (m->n >= 256) return; /* 18 + 4 per layer: 150 at most for 32 lines */
   snprintf(m->key[m->n], sizeof m->key[0], "%s", key);
   va_list ap;
   va_start(ap, fmt);
@@ -271,7 +271,7 @@ static dab_status write_env(const char *tmp, const dab_geom *g, const dab_tbidx 
     }
   }
   /* Meta last: a file without it never opens as a tablebase. */
-  int order[128];
+  int order[256];
   for (int i = 0; i < meta->n; i++) order[i] = i;
   qsort_r(order, (size_t)meta->n, sizeof *order, cmp_idx, (void *)meta);
   for (int i = 0; i < meta->n; i++) {
@@ -466,8 +466,8 @@ dab_status dabtb_build(int rows, int cols, const char *path, const dabtb_build_o
       meta_add(meta, key, "%s", hex);
     }
     /* The digest is over the records in key order (LMDB's order). */
-    int order[128];
-    const char *ks[128], *vs[128];
+    int order[256];
+    const char *ks[256], *vs[256];
     for (int i = 0; i < meta->n; i++) order[i] = i;
     qsort_r(order, (size_t)meta->n, sizeof *order, cmp_idx, meta);
     for (int i = 0; i < meta->n; i++) ks[i] = meta->key[order[i]], vs[i] = meta->val[order[i]];

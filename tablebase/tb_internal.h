@@ -73,6 +73,11 @@ static inline bool dabtb_is_canonical(const dab_sym *s, uint64_t p) {
 const uint8_t *dabtb_block_payload(const dabtb *tb, uint32_t i, uint8_t **owned, dab_status *st,
                                    dab_err *err);
 
+/* Walks the B-tree pages of env (opened read-only on a file of file_size
+** bytes) and checks every offset and page number.  RETURN: DAB_OK, or
+** DAB_EINPUT ("damaged") before LMDB itself could read out of bounds. */
+dab_status dabtb_lmdb_structure(MDB_env *env, uint64_t file_size, const char *path, dab_err *err);
+
 /* The stored byte of a canonical indexed position; DAB_OK or an error. */
 dab_status dabtb_stored(const dabtb *tb, uint64_t canon, int *value, dab_err *err);
 

@@ -108,11 +108,11 @@ static dab_status parse_meta(dabtb *tb, const meta_rec *m, int n, dab_err *err) 
     return dab_fail(err, DAB_EINPUT, "%s: not a dab tablebase (bad magic)", path);
   uint8_t want[8];
   if (!parse_hex(meta_find(m, n, "meta_xxh3"), want, 8))
-    return dab_fail(err, DAB_EINPUT, "%s: meta checksum missing: file damaged", path);
+    return dab_fail(err, DAB_ECORRUPT, "%s: damaged: meta checksum missing", path);
   uint64_t got = meta_digest(m, n), w = 0;
   for (int i = 0; i < 8; i++) w = w << 8 | want[i];
   if (got != w)
-    return dab_fail(err, DAB_EINPUT, "%s: meta checksum mismatch: file damaged", path);
+    return dab_fail(err, DAB_ECORRUPT, "%s: damaged: meta checksum mismatch", path);
   uint64_t ver, rows, cols, be, canon;
   if (!meta_u64(m, n, "format_version", &ver) || ver != DABTB_FORMAT_VERSION)
     return dab_fail(err, DAB_EINPUT, "%s: format version %s, this dab reads version %d", path,
@@ -157,10 +157,7 @@ static dab_status check_layers(dabtb *tb, const meta_rec *m, int n, dab_err *err
 }
 
 /* Maps every block record; the keys must be exactly the expected ones. */
-static dab_status map_blocks(dabtb *tb, size_t file_size, dab_err *err) {
-  MDB_envinfo info;
-  mdb_env_info(tb->env, &info);
-  const uint8_t *lo = info.me_mapaddr, *hi = lo + file_size;
+static dab_status map_blocks(dabtb *tb, dab_err *err) {
   tb->blocks = calloc(tb->nblocks ? tb->nblocks : 1, sizeof *tb->blocks);
   if (!tb->blocks) return dab_fail(err, DAB_ENOMEM, "out of memory for the block directory");
   MDB_cursor *cur;
@@ -184,8 +181,9 @@ static dab_status map_blocks(dabtb *tb, size_t file_size, dab_err *err) {
                       tb->path, layer, i);
         break;
       }
-      if (vp < lo || v.mv_size < DABTB_BLOCK_HEADER || v.mv_size > (size_t)(hi - vp)) {
-        st = dab_fail(err, DAB_ECORRUPT, "%s: layer %d block %u: record outside the file", tb->path,
+      /* Offsets and sizes were checked against the file by dabtb_lmdb_structure. */
+      if (v.mv_size < DABTB_BLOCK_HEADER) {
+        st = dab_fail(err, DAB_ECORRUPT, "%s: layer %d block %u: record too short", tb->path,
                       layer, i);
         break;
       }
@@ -237,6 +235,9 @@ dab_status dabtb_open(const char *path, const dabtb_opts *opts, dabtb **out, dab
       goto fail;
     }
   }
+  /* LMDB trusts its pages: check them before it reads any. */
+  st = dabtb_lmdb_structure(tb->env, (uint64_t)sb.st_size, path, err);
+  if (st) goto fail;
   rc = mdb_txn_begin(tb->env, NULL, MDB_RDONLY, &tb->txn);
   if (!rc) rc = mdb_dbi_open(tb->txn, "meta", 0, &tb->dbi_meta);
   if (!rc) rc = mdb_dbi_open(tb->txn, "blocks", 0, &tb->dbi_blocks);
@@ -269,7 +270,7 @@ dab_status dabtb_open(const char *path, const dabtb_opts *opts, dabtb **out, dab
     st = DAB_ENOMEM;
     goto fail;
   }
-  st = map_blocks(tb, (size_t)sb.st_size, err);
+  st = map_blocks(tb, err);
   if (st) goto fail;
   {
     MDB_stat ss;
