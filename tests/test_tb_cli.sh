@@ -58,8 +58,8 @@ check "batch bad lines give error objects" test "$(grep -c '"error"' "$T/b2.txt"
 check "batch good lines still answered" test "$(grep -c '"value"' "$T/b2.txt")" = 2
 
 # Search path: a board name finds DAB_TB_PATH, small boards are built.
-run probe 2x2 2x2 --json
-check "2x2 built on first use" test "$rc" = 0 -a -f "$T/path/2x2.dab"
+run probe 1x7 1x7 --json   # a board no other test builds into data/tb/
+check "1x7 built on first use" test "$rc" = 0 -a -f "$T/path/1x7.dab"
 run probe 3x4 3x4
 check "3x4 missing exits 2" test "$rc" = 2
 check "3x4 missing names the build command" grep -q "dab build 3x4" <<<"$err"
