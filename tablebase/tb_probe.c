@@ -555,7 +555,29 @@ bool dabtb_covers(const dabtb *tb, int rows, int cols, uint64_t pos) {
   return rows == tb->geom.rows && cols == tb->geom.cols && !(pos & ~tb->geom.all_lines);
 }
 
+/* The common RxC:DBN form of tb's own board, without the general parser
+** (which builds a geometry per call).  False when text is anything else. */
+static bool parse_dbn_fast(const dabtb *tb, const char *text, uint64_t *pos) {
+  const char *s = text;
+  int r = 0, c = 0;
+  while (*s >= '0' && *s <= '9' && r < 100) r = r * 10 + (*s++ - '0');
+  if (*s != 'x' || r != tb->geom.rows) return false;
+  s++;
+  while (*s >= '0' && *s <= '9' && c < 100) c = c * 10 + (*s++ - '0');
+  if (*s != ':' || c != tb->geom.cols) return false;
+  s++;
+  uint64_t p = 0;
+  for (int i = 0; i < tb->geom.nlines; i++) {
+    if (s[i] == '1') p |= 1ull << i;
+    else if (s[i] != '0') return false;
+  }
+  if (s[tb->geom.nlines]) return false;
+  *pos = p;
+  return true;
+}
+
 dab_status dabtb_parse(const dabtb *tb, const char *text, uint64_t *pos, dab_err *err) {
+  if (parse_dbn_fast(tb, text, pos)) return DAB_OK;
   dab_parsed *p = malloc(sizeof *p);
   if (!p) return dab_fail(err, DAB_ENOMEM, "out of memory");
   dab_status st = dab_parse_position(text, p, err);
