@@ -199,8 +199,8 @@ typedef struct dabtb_build_report {
 
 /*
 ** Solves rows x cols by retrograde analysis and writes the tablebase to
-** path: into path.tmp.PID (MDB_NOSYNC, MDB_APPEND), synced, compacted into
-** path.compact.PID, synced, then renamed onto path.  Stale temporaries of
+** path: into path.tmp.PID.TID (MDB_NOSYNC, MDB_APPEND), synced, compacted
+** into path.compact.PID.TID, synced, then renamed onto path.  Stale temporaries of
 ** dead builds are removed first.  A build killed at any point leaves no
 ** file at path, or the previous one.
 ** RETURN: DAB_OK (rep may be NULL); DAB_EBOARD (board beyond the

@@ -150,7 +150,8 @@ static void *enc_worker(void *arg) {
 
 /* ---- Temporary files --------------------------------------------------- */
 
-/* Removes PATH.tmp.PID and PATH.compact.PID left by builds that died. */
+/* Removes PATH.tmp.PID.TID and PATH.compact.PID.TID left by builds whose
+** process is gone. */
 static void remove_stale(const char *path) {
   char dcopy[4096], bcopy[4096];
   snprintf(dcopy, sizeof dcopy, "%s", path);
@@ -168,7 +169,7 @@ static void remove_stale(const char *path) {
     if (!num || !*num) continue;
     char *end;
     long pid = strtol(num, &end, 10);
-    if (*end || pid <= 0) continue;
+    if ((*end && *end != '.') || pid <= 0) continue;
     if (kill((pid_t)pid, 0) == 0 || errno != ESRCH) continue;
     char full[8192];
     snprintf(full, sizeof full, "%s/%s", dir, e->d_name);
@@ -323,9 +324,18 @@ dab_status dabtb_build(int rows, int cols, const char *path, const dabtb_build_o
     dab_tbidx_free(&ix);
     return DAB_ENOMEM;
   }
-  snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid());
-  snprintf(cmp, sizeof cmp, "%s.compact.%ld", path, (long)getpid());
+  /* PID.TID: unique even when two threads of one process build at once. */
+  snprintf(tmp, sizeof tmp, "%s.tmp.%ld.%ld", path, (long)getpid(), (long)gettid());
+  snprintf(cmp, sizeof cmp, "%s.compact.%ld.%ld", path, (long)getpid(), (long)gettid());
   remove_stale(path);
+
+  /* Fail before the long solve if the output directory is not writable. */
+  cfd = open(cmp, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  if (cfd < 0) {
+    st = dab_fail(err, DAB_EIO, "cannot write %s: %s", cmp, strerror(errno));
+    goto out;
+  }
+  made_cmp = true;
 
   dab_retro_opts ro = {0};
   ro.threads = o.threads;
@@ -478,12 +488,6 @@ dab_status dabtb_build(int rows, int cols, const char *path, const dabtb_build_o
   double t2 = now_s();
   unlink(tmp);
   made_tmp = true;
-  cfd = open(cmp, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-  if (cfd < 0) {
-    st = dab_fail(err, DAB_EIO, "%s: %s", cmp, strerror(errno));
-    goto out;
-  }
-  made_cmp = true;
   st = write_env(tmp, &g, &ix, items, nitems, meta, cfd, err);
   if (st) goto out;
   if (fsync(cfd) != 0) {

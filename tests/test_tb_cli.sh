@@ -150,5 +150,12 @@ run check "$T/k/3x3.dab"
 check "rebuilt file checks" test "$rc" = 0
 echo "kill -9 outcomes:$outcomes"
 
+# Four builds of one file at once: the last rename wins, the file is whole.
+for i in 1 2 3 4; do "$DAB" build 2x3 -o "$T/k/2x3.dab" --threads 1 >/dev/null 2>&1 & done
+wait
+run check "$T/k/2x3.dab"
+check "concurrent builds leave a good file" test "$rc" = 0
+check "concurrent builds leave no temporaries" test "$(ls "$T/k" | grep -c -E '\.(tmp|compact)\.')" = 0
+
 echo "test_tb_cli.sh: $pass passed, $fail failed"
 ((fail == 0))
