@@ -25,44 +25,27 @@ static const char usage[] =
     "  --fill-true         store true values in don't-care entries (for measurement)\n";
 
 int dab_cmd_build(int argc, char **argv) {
-  if (cli_help_requested(argc, argv, usage)) return CLI_OK;
   const char *board = NULL, *out = NULL, *tb_dir = NULL;
-  dabtb_build_opts bo = {0};
-  for (int i = 1; i < argc; i++) {
-    const char *a = argv[i];
-    if (!strcmp(a, "-o") || !strcmp(a, "--tb")) {
-      if (i + 1 >= argc) {
-        fprintf(stderr, "dab build: %s needs a value\n", a);
-        return CLI_USAGE;
-      }
-      if (!strcmp(a, "-o")) out = argv[++i];
-      else tb_dir = argv[++i];
-    } else if (!strcmp(a, "--threads")) {
-      long n = cli_parse_count("build", a, i + 1 < argc ? argv[++i] : NULL, 256);
-      if (n < 0) return CLI_USAGE;
-      bo.threads = (int)n;
-    } else if (!strcmp(a, "--level")) {
-      long n = cli_parse_count("build", a, i + 1 < argc ? argv[++i] : NULL, 22);
-      if (n < 0) return CLI_USAGE;
-      bo.zstd_level = (int)n;
-    } else if (!strcmp(a, "--block-entries")) {
-      long n = cli_parse_count("build", a, i + 1 < argc ? argv[++i] : NULL, 1l << 30);
-      if (n < 0) return CLI_USAGE;
-      bo.block_entries = (uint32_t)n;
-    } else if (!strcmp(a, "--fill-true")) {
-      bo.fill_true = true;
-    } else if (a[0] == '-' && a[1]) {
-      fprintf(stderr, "dab build: unknown option '%s' (dab build --help)\n", a);
-      return CLI_USAGE;
-    } else if (board) {
-      fprintf(stderr, "dab build: one board expected, got a second: '%s'\n", a);
-      return CLI_USAGE;
-    } else board = a;
-  }
-  if (!board) {
+  long threads = 0, level = 0, block_entries = 0;
+  bool fill_true = false;
+  const cli_opt table[] = {{"-o", CLI_TEXT, &out, 0},
+                           {"--tb", CLI_TEXT, &tb_dir, 0},
+                           {"--threads", CLI_COUNT, &threads, 256},
+                           {"--level", CLI_COUNT, &level, 22},
+                           {"--block-entries", CLI_COUNT, &block_entries, 1l << 30},
+                           {"--fill-true", CLI_FLAG, &fill_true, 0},
+                           {NULL, 0, NULL, 0}};
+  int n, rc = cli_parse_args("build", argc, argv, table, &board, 1, &n, usage);
+  if (rc) return rc < 0 ? CLI_OK : rc;
+  if (n == 0) {
     fputs(usage, stderr);
     return CLI_USAGE;
   }
+  dabtb_build_opts bo = {0};
+  bo.threads = (int)threads;
+  bo.zstd_level = (int)level;
+  bo.block_entries = (uint32_t)block_entries;
+  bo.fill_true = fill_true;
   int rows, cols;
   size_t used;
   dab_err err;

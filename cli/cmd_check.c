@@ -15,24 +15,17 @@ static const char usage[] =
     "(`dab verify` goes further: it re-derives every value from its successors.)\n";
 
 int dab_cmd_check(int argc, char **argv) {
-  if (cli_help_requested(argc, argv, usage)) return CLI_OK;
   const char *file = NULL, *tb_dir = NULL;
-  for (int i = 1; i < argc; i++) {
-    if (!strcmp(argv[i], "--tb") && i + 1 < argc) tb_dir = argv[++i];
-    else if (argv[i][0] == '-' && argv[i][1]) {
-      fprintf(stderr, "dab check: unknown option '%s' (dab check --help)\n", argv[i]);
-      return CLI_USAGE;
-    } else if (file) {
-      fprintf(stderr, "dab check: one file expected, got a second: '%s'\n", argv[i]);
-      return CLI_USAGE;
-    } else file = argv[i];
-  }
-  if (!file) {
+  const cli_opt table[] = {{"--tb", CLI_TEXT, &tb_dir, 0},
+                           {NULL, 0, NULL, 0}};
+  int n, rc = cli_parse_args("check", argc, argv, table, &file, 1, &n, usage);
+  if (rc) return rc < 0 ? CLI_OK : rc;
+  if (n == 0) {
     fputs(usage, stderr);
     return CLI_USAGE;
   }
   dabtb *tb;
-  int rc = tbcli_open("check", file, tb_dir, &tb);
+  rc = tbcli_open("check", file, tb_dir, &tb);
   if (rc) return rc;
   dab_err err;
   dab_status st = dabtb_check(tb, cli_progress, NULL, cli_cancel_on_signal(), &err);

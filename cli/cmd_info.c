@@ -42,26 +42,19 @@ static void print_meta(void *ctx, const char *key, const char *value) {
 }
 
 int dab_cmd_info(int argc, char **argv) {
-  if (cli_help_requested(argc, argv, usage)) return CLI_OK;
   const char *file = NULL, *tb_dir = NULL;
   info_ctx c = {false, 0};
-  for (int i = 1; i < argc; i++) {
-    if (!strcmp(argv[i], "--json")) c.json = true;
-    else if (!strcmp(argv[i], "--tb") && i + 1 < argc) tb_dir = argv[++i];
-    else if (argv[i][0] == '-' && argv[i][1]) {
-      fprintf(stderr, "dab info: unknown option '%s' (dab info --help)\n", argv[i]);
-      return CLI_USAGE;
-    } else if (file) {
-      fprintf(stderr, "dab info: one file expected, got a second: '%s'\n", argv[i]);
-      return CLI_USAGE;
-    } else file = argv[i];
-  }
-  if (!file) {
+  const cli_opt table[] = {{"--tb", CLI_TEXT, &tb_dir, 0},
+                           {"--json", CLI_FLAG, &c.json, 0},
+                           {NULL, 0, NULL, 0}};
+  int n, rc = cli_parse_args("info", argc, argv, table, &file, 1, &n, usage);
+  if (rc) return rc < 0 ? CLI_OK : rc;
+  if (n == 0) {
     fputs(usage, stderr);
     return CLI_USAGE;
   }
   dabtb *tb;
-  int rc = tbcli_open("info", file, tb_dir, &tb);
+  rc = tbcli_open("info", file, tb_dir, &tb);
   if (rc) return rc;
   dabtb_coverage cov;
   dabtb_get_coverage(tb, &cov);

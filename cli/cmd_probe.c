@@ -112,33 +112,20 @@ static int probe_stream(dabtb *tb) {
 }
 
 int dab_cmd_probe(int argc, char **argv) {
-  if (cli_help_requested(argc, argv, usage)) return CLI_OK;
-  const char *file = NULL, *text = NULL, *tb_dir = NULL;
+  const char *args[2] = {NULL, NULL}, *tb_dir = NULL;
   bool json = false;
-  for (int i = 1; i < argc; i++) {
-    if (!strcmp(argv[i], "--json")) json = true;
-    else if (!strcmp(argv[i], "--tb")) {
-      if (i + 1 >= argc) {
-        fprintf(stderr, "dab probe: --tb needs a directory\n");
-        return CLI_USAGE;
-      }
-      tb_dir = argv[++i];
-    } else if (argv[i][0] == '-' && argv[i][1]) {
-      fprintf(stderr, "dab probe: unknown option '%s' (dab probe --help)\n", argv[i]);
-      return CLI_USAGE;
-    } else if (!file) file = argv[i];
-    else if (!text) text = argv[i];
-    else {
-      fprintf(stderr, "dab probe: one position expected, got a second: '%s'\n", argv[i]);
-      return CLI_USAGE;
-    }
-  }
-  if (!file || !text) {
+  const cli_opt table[] = {{"--json", CLI_FLAG, &json, 0},
+                           {"--tb", CLI_TEXT, &tb_dir, 0},
+                           {NULL, 0, NULL, 0}};
+  int n, rc = cli_parse_args("probe", argc, argv, table, args, 2, &n, usage);
+  if (rc) return rc < 0 ? CLI_OK : rc;
+  if (n < 2) {
     fputs(usage, stderr);
     return CLI_USAGE;
   }
+  const char *file = args[0], *text = args[1];
   dabtb *tb;
-  int rc = tbcli_open("probe", file, tb_dir, &tb);
+  rc = tbcli_open("probe", file, tb_dir, &tb);
   if (rc) return rc;
   if (!strcmp(text, "-")) {
     rc = probe_stream(tb);

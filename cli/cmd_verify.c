@@ -18,33 +18,23 @@ static const char usage[] =
     "  --threads N   worker threads (default: all cores)\n";
 
 int dab_cmd_verify(int argc, char **argv) {
-  if (cli_help_requested(argc, argv, usage)) return CLI_OK;
   const char *file = NULL, *tb_dir = NULL;
-  int threads = 0;
-  for (int i = 1; i < argc; i++) {
-    if (!strcmp(argv[i], "--tb") && i + 1 < argc) tb_dir = argv[++i];
-    else if (!strcmp(argv[i], "--threads")) {
-      long n = cli_parse_count("verify", "--threads", i + 1 < argc ? argv[++i] : NULL, 64);
-      if (n < 0) return CLI_USAGE;
-      threads = (int)n;
-    } else if (argv[i][0] == '-' && argv[i][1]) {
-      fprintf(stderr, "dab verify: unknown option '%s' (dab verify --help)\n", argv[i]);
-      return CLI_USAGE;
-    } else if (file) {
-      fprintf(stderr, "dab verify: one file expected, got a second: '%s'\n", argv[i]);
-      return CLI_USAGE;
-    } else file = argv[i];
-  }
-  if (!file) {
+  long threads = 0;
+  const cli_opt table[] = {{"--tb", CLI_TEXT, &tb_dir, 0},
+                           {"--threads", CLI_COUNT, &threads, 64},
+                           {NULL, 0, NULL, 0}};
+  int n, rc = cli_parse_args("verify", argc, argv, table, &file, 1, &n, usage);
+  if (rc) return rc < 0 ? CLI_OK : rc;
+  if (n == 0) {
     fputs(usage, stderr);
     return CLI_USAGE;
   }
   dabtb *tb;
-  int rc = tbcli_open("verify", file, tb_dir, &tb);
+  rc = tbcli_open("verify", file, tb_dir, &tb);
   if (rc) return rc;
   dab_err err;
   dab_tbv_report rep;
-  dab_status st = dab_tb_verify(tb, threads, cli_progress, NULL, cli_cancel_on_signal(), &rep, &err);
+  dab_status st = dab_tb_verify(tb, (int)threads, cli_progress, NULL, cli_cancel_on_signal(), &rep, &err);
   cli_progress_end();
   dabtb_close(tb);
   if (st) {
