@@ -23,6 +23,24 @@ static bool is_file(const char *p) {
   return stat(p, &sb) == 0 && S_ISREG(sb.st_mode);
 }
 
+/* dst = a + "/" + b; false (dst untouched) when it does not fit. */
+static bool path_join(char *dst, size_t cap, const char *a, const char *b) {
+  size_t la = strlen(a), lb = strlen(b);
+  if (la + 1 + lb + 1 > cap) return false;
+  memcpy(dst, a, la);
+  dst[la] = '/';
+  memcpy(dst + la + 1, b, lb + 1);
+  return true;
+}
+
+/* dst = s; false when it does not fit. */
+static bool copy_str(char *dst, size_t cap, const char *s) {
+  size_t l = strlen(s);
+  if (l + 1 > cap) return false;
+  memcpy(dst, s, l + 1);
+  return true;
+}
+
 /* The dab project holding this code: up to three levels above the binary
 ** (bin/dab, build/libdab.so, build-san/bin/dab...) to a directory with a
 ** Makefile and tablebase/.  Returns false when there is none. */
@@ -35,16 +53,14 @@ static bool project_dir(char *out, size_t len) {
   if (realpath("/proc/self/exe", cand[nc])) nc++;
   for (int c = 0; c < nc; c++) {
     char dir[PATH_MAX];
-    snprintf(dir, sizeof dir, "%s", cand[c]);
+    copy_str(dir, sizeof dir, cand[c]);
     for (int up = 0; up < 4; up++) {
       char *slash = strrchr(dir, '/');
       if (!slash || slash == dir) break;
       *slash = 0;
       char probe[PATH_MAX + 32];
-      snprintf(probe, sizeof probe, "%s/tablebase", dir);
-      if (!is_dir(probe)) continue;
-      snprintf(probe, sizeof probe, "%s/Makefile", dir);
-      if (!is_file(probe)) continue;
+      if (!path_join(probe, sizeof probe, dir, "tablebase") || !is_dir(probe)) continue;
+      if (!path_join(probe, sizeof probe, dir, "Makefile") || !is_file(probe)) continue;
       if (strlen(dir) >= len) return false;
       memcpy(out, dir, strlen(dir) + 1);
       return true;
@@ -58,7 +74,7 @@ dab_status dabtb_find(int rows, int cols, const char *tb_dir, char *path, size_t
   snprintf(name, sizeof name, "%dx%d.dab", rows, cols);
   char dirs[16][PATH_MAX];
   int nd = 0;
-  if (tb_dir && *tb_dir) snprintf(dirs[nd++], PATH_MAX, "%s", tb_dir);
+  if (tb_dir && *tb_dir && copy_str(dirs[nd], PATH_MAX, tb_dir)) nd++;
   const char *env = getenv("DAB_TB_PATH");
   if (env && *env) {
     const char *s = env;
@@ -74,17 +90,19 @@ dab_status dabtb_find(int rows, int cols, const char *tb_dir, char *path, size_t
     }
   }
   char proj[PATH_MAX - 16];
-  if (project_dir(proj, sizeof proj) && nd < 16) snprintf(dirs[nd++], PATH_MAX, "%s/data/tb", proj);
+  if (project_dir(proj, sizeof proj) && nd < 16 && path_join(dirs[nd], PATH_MAX, proj, "data/tb")) nd++;
   for (int i = 0; i < nd; i++) {
     char full[PATH_MAX + 40];
-    snprintf(full, sizeof full, "%s/%s", dirs[i], name);
+    if (!path_join(full, sizeof full, dirs[i], name)) continue;
     if (is_file(full)) {
-      if (strlen(full) >= len) return dab_fail(err, DAB_EIO, "path too long: %s", full);
-      snprintf(path, len, "%s", full);
+      if (!copy_str(path, len, full)) return dab_fail(err, DAB_EIO, "path too long: %s", full);
       return DAB_OK;
     }
-    size_t l = strlen(looked);
-    snprintf(looked + l, sizeof looked - l, "%s%s", l ? ", " : "", dirs[i]);
+    size_t l = strlen(looked), ld = strlen(dirs[i]);
+    if (l + 2 + ld + 1 <= sizeof looked) {
+      if (l) memcpy(looked + l, ", ", 2), l += 2;
+      memcpy(looked + l, dirs[i], ld + 1);
+    }
   }
   return dab_fail(err, DAB_EIO, "no %s tablebase (looked in %s); build it with: dab build %dx%d", name,
                   nd ? looked : "no directory: use --tb DIR or DAB_TB_PATH", rows, cols);

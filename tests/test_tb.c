@@ -5,6 +5,7 @@
 ** See Copyright Notice in README.md
 */
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -349,6 +350,63 @@ static void test_readers(void) {
   dab_retro_free(r);
 }
 
+/* Threads sharing one cold handle race to publish the same blocks; a
+** handle with a tiny cache decodes into scratch on every probe. */
+typedef struct thr_arg {
+  const dabtb *tb;
+  const int8_t *truth;
+  uint64_t mask, seed;
+  int n, bad;
+} thr_arg;
+
+static void *thr_probe(void *arg) {
+  thr_arg *a = arg;
+  uint64_t s = a->seed;
+  int bad = 0;
+  for (int i = 0; i < a->n; i++) {
+    s = s * 6364136223846793005ull + 1442695040888963407ull;
+    uint64_t p = (s >> 17) & a->mask;
+    int v;
+    if (dabtb_value(a->tb, p, &v, NULL) || v != a->truth[p]) bad++;
+  }
+  a->bad = bad;
+  return NULL;
+}
+
+static void test_threads_and_cache(void) {
+  char p3[512];
+  board_path(3, 3, p3, sizeof p3);
+  dab_geom g;
+  dab_geom_init(&g, 3, 3, NULL);
+  dab_retro *r;
+  dab_retro_solve(&g, 0, NULL, &r, NULL);
+  dabtb *tb;
+  if (dabtb_open(p3, NULL, &tb, NULL) == DAB_OK) {
+    enum { NT = 4 };
+    pthread_t th[NT];
+    thr_arg a[NT];
+    for (int i = 0; i < NT; i++) {
+      a[i] = (thr_arg){tb, r->value, g.all_lines, 99 + (uint64_t)i, san() ? 20000 : 200000, 0};
+      pthread_create(&th[i], NULL, thr_probe, &a[i]);
+    }
+    int bad = 0;
+    for (int i = 0; i < NT; i++) {
+      pthread_join(th[i], NULL);
+      bad += a[i].bad;
+    }
+    TH_CHECK(bad == 0, "%d wrong values from %d threads sharing a cold handle", bad, NT);
+    dabtb_close(tb);
+  }
+  dabtb_opts tiny = {.cache_bytes = 1};
+  if (dabtb_open(p3, &tiny, &tb, NULL) == DAB_OK) {
+    thr_arg a1 = {tb, r->value, g.all_lines, 5, 3000, 0};
+    thr_probe(&a1);
+    TH_CHECK(a1.bad == 0, "%d wrong values with a 1-byte cache", a1.bad);
+    dabtb_close(tb);
+  }
+  dab_retro_free(r);
+}
+
 /* Search path: --tb dir first, DAB_TB_PATH, and auto-build of small boards. */
 static void test_search_path(void) {
   char path[1024], sub[600];
@@ -386,6 +444,7 @@ int main(void) {
   test_bad_files();
   test_corruption();
   test_readers();
+  test_threads_and_cache();
   test_search_path();
   char cmd[600];
   snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
