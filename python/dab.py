@@ -5,6 +5,7 @@
     tb.value("3x3@0,1")              # position text, or an int line set
     tb.move_values(0)                # {line: value} for every legal move
     tb.best_moves("3x3")             # [lines]
+    tb.analyze("3x3")                # the JSON object of `dab probe --json`
     tb.values(np.array([...], dtype=np.uint64))   # batch: int8 array
 
 Values follow Wilson's convention: the net boxes the player to move gains
@@ -165,6 +166,15 @@ class Tablebase:
         if st:
             _raise(st, err)
         return {self._moves[i]: self._vals[i] for i in range(n.value)}
+
+    def analyze(self, pos):
+        """{"rows","cols","value","moves":[{"move","value"}...],"best":[...]},
+        the JSON object `dab solve --json` and `dab probe` print."""
+        mv = self.move_values(pos)
+        value = max(mv.values()) if mv else 0
+        return {"rows": self.rows, "cols": self.cols, "value": value,
+                "moves": [{"move": m, "value": v} for m, v in sorted(mv.items())],
+                "best": sorted(m for m, v in mv.items() if v == value)}
 
     def best_moves(self, pos):
         """The optimal lines of pos, in increasing order ([] on a full board)."""

@@ -57,6 +57,8 @@ try:
                      for l, p in zip(lines[:500], pos[:500]))
     check(same_moves, "Python move values equal dab probe's")
     check(tb.value(texts[5]) == tb.value(pos[5]), "text and int positions agree")
+    check(all(json.loads(l) == tb.analyze(p) for l, p in zip(lines[:300], pos[:300])),
+          "analyze() equals dab probe's JSON objects")
 
     # numpy batches: line sets and 0/1 rows.
     arr = np.array(pos, dtype=np.uint64)
