@@ -20,23 +20,18 @@ struct dab_oracle {
 };
 
 /* A tablebase for the board: found on the search path, or built there on
-** first use for boards up to DABTB_AUTO_BUILD_LINES.  NULL when neither. */
+** first use for boards up to DABTB_AUTO_BUILD_LINES.  NULL when neither;
+** *st is then an error only when a file exists but cannot be used. */
 static dabtb *open_tablebase(int rows, int cols, const dab_oracle_opts *opts, dab_status *st,
                              dab_err *err) {
   char path[PATH_MAX + 64];
   dabtb *tb = NULL;
   *st = DAB_OK;
   if (dabtb_find(rows, cols, opts->tb_dir, path, sizeof path, NULL) == DAB_OK) {
-    /* A damaged file is an error worth reporting, unless memory can cover. */
     *st = dabtb_open(path, NULL, &tb, err);
     return tb;
   }
-  dab_geom g;
-  if (dab_geom_init(&g, rows, cols, NULL) || g.nlines > DABTB_AUTO_BUILD_LINES) return NULL;
-  if (dabtb_default_path(rows, cols, opts->tb_dir, path, sizeof path, NULL)) return NULL;
-  dabtb_build_opts bo = {.threads = opts->threads};
-  if (dabtb_build(rows, cols, path, &bo, NULL, NULL)) return NULL;
-  if (dabtb_open(path, NULL, &tb, NULL)) return NULL;
+  if (dabtb_open_board(rows, cols, opts->tb_dir, &tb, NULL)) return NULL;
   return tb;
 }
 

@@ -169,7 +169,8 @@ dab_status dabtb_default_path(int rows, int cols, const char *tb_dir, char *path
 /*
 ** Finds and opens the tablebase of rows x cols; when none exists and the
 ** board has at most DABTB_AUTO_BUILD_LINES lines, builds it first (well
-** under a second) at dabtb_default_path.
+** under a second) at dabtb_default_path, holding an flock on PATH-lock so
+** that processes starting together build it once.
 ** RETURN: as dabtb_open and dabtb_find; DAB_EBOARD for larger boards
 ** without a file (the message names the build command).
 */

@@ -9,7 +9,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
+#include <fcntl.h>
 #include <unistd.h>
 #include "tablebase/dabtb.h"
 
@@ -150,9 +152,16 @@ dab_status dabtb_open_board(int rows, int cols, const char *tb_dir, dabtb **out,
                     rows, cols, rows, cols);
   st = dabtb_default_path(rows, cols, tb_dir, path, sizeof path, err);
   if (st) return st;
-  dabtb_build_opts bo = {0};
-  bo.threads = 1;
-  st = dabtb_build(rows, cols, path, &bo, NULL, err);
+  /* One builder at a time: others wait on PATH-lock, then find the file. */
+  char lock[PATH_MAX + 80];
+  snprintf(lock, sizeof lock, "%s-lock", path);
+  int fd = open(lock, O_RDWR | O_CREAT, 0644);
+  if (fd >= 0) flock(fd, LOCK_EX);
+  if (!is_file(path)) {
+    dabtb_build_opts bo = {0};
+    st = dabtb_build(rows, cols, path, &bo, NULL, err);
+  }
+  if (fd >= 0) close(fd); /* releases the lock */
   if (st) return st;
   return dabtb_open(path, NULL, out, err);
 }
