@@ -350,6 +350,44 @@ static void test_readers(void) {
   dab_retro_free(r);
 }
 
+/* Published values (shared/docs/known-values.md), read from the files. */
+static void test_known_values(void) {
+  static const struct { int r, c, v; } empty[] = {{1, 1, -1}, {1, 2, 0}, {1, 4, 0}, {1, 6, 0}, {2, 1, 0},
+                                                  {2, 2, 2},  {2, 3, -2}, {3, 2, -2}, {2, 4, 2}, {4, 2, 2},
+                                                  {3, 3, -3}};
+  for (size_t i = 0; i < sizeof empty / sizeof *empty; i++) {
+    char path[512];
+    board_path(empty[i].r, empty[i].c, path, sizeof path);
+    dabtb *tb;
+    int v = 99;
+    if (dabtb_open(path, NULL, &tb, NULL) == DAB_OK) {
+      dabtb_value(tb, 0, &v, NULL);
+      dabtb_close(tb);
+    }
+    TH_CHECK(v == empty[i].v, "%dx%d: empty board %d, published %d", empty[i].r, empty[i].c, v, empty[i].v);
+  }
+  static const struct { int r, c, n; int first[24]; } fm[] = {
+      {1, 2, 7, {-2, -2, -2, -2, -2, 0, -2}},
+      {2, 2, 12, {2, 2, 0, 0, 2, 2, 2, 0, 2, 2, 0, 2}},
+      {3, 3, 24, {-3, -3, -3, -3, -3, -3, -3, -3, -3, -3, -3, -3, -3, -3, -3, -3, -3, -3, -3, -3, -3, -3, -3, -3}}};
+  for (size_t i = 0; i < sizeof fm / sizeof *fm; i++) {
+    char path[512];
+    board_path(fm[i].r, fm[i].c, path, sizeof path);
+    dabtb *tb;
+    int16_t mv[64], val[64];
+    int n = 0, bad = 1;
+    if (dabtb_open(path, NULL, &tb, NULL) == DAB_OK) {
+      if (dabtb_move_values(tb, 0, mv, val, &n, NULL) == DAB_OK && n == fm[i].n) {
+        bad = 0;
+        /* move values are the mover's: the first player's value after the move */
+        for (int m = 0; m < n; m++) bad += val[m] != fm[i].first[m];
+      }
+      dabtb_close(tb);
+    }
+    TH_CHECK(bad == 0, "%dx%d: first-move values differ from the published vector", fm[i].r, fm[i].c);
+  }
+}
+
 /* Threads sharing one cold handle race to publish the same blocks; a
 ** handle with a tiny cache decodes into scratch on every probe. */
 typedef struct thr_arg {
@@ -441,6 +479,7 @@ int main(void) {
   for (size_t i = 0; i < sizeof boards / sizeof *boards; i++)
     test_board(boards[i][0], boards[i][1], san() ? 100000 : 1000000);
   test_board(3, 3, san() ? 300000 : 0);
+  test_known_values();
   test_bad_files();
   test_corruption();
   test_readers();
