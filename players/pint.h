@@ -57,8 +57,9 @@ dab_status pl_new_perfect(dab_player *p, pl_opts *o, dab_err *err);
 
 /*
 ** Sliding-window tables: the value of every position of a KxL board, one
-** int8_t per position indexed by its line bits.  Built once per env from
-** the oracle and then read-only.  RETURN: DAB_OK and *out (owned by env).
+** int8_t per position indexed by its line bits.  Built once per env (the
+** window board's retrograde table) and then read-only.  RETURN: DAB_OK and
+** *out (owned by env); DAB_EBOARD above PL_MAX_WINDOW_LINES lines.
 */
 dab_status pl_env_window_table(dab_player_env *env, int rows, int cols, const int8_t **out,
                                dab_err *err);

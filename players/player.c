@@ -8,6 +8,7 @@
 #include <string.h>
 #include "game/sc.h"
 #include "players/pint.h"
+#include "solver/retro.h"
 
 const char dab_player_help[] =
     "  random                      a random legal line (level 0)\n"
@@ -41,7 +42,7 @@ typedef struct env_oracle {
 
 typedef struct env_table {
   int rows, cols;
-  int8_t *value;
+  dab_retro *table;
 } env_table;
 
 struct dab_player_env {
@@ -70,7 +71,7 @@ void dab_player_env_free(dab_player_env *env) {
   if (!env) return;
   for (int i = 0; i < env->noracle; i++)
     if (env->oracle[i].o) dab_oracle_close(env->oracle[i].o);
-  for (int i = 0; i < env->ntable; i++) free(env->table[i].value);
+  for (int i = 0; i < env->ntable; i++) dab_retro_free(env->table[i].table);
   pthread_mutex_destroy(&env->lock);
   free(env->tb_dir);
   free(env);
@@ -124,41 +125,31 @@ dab_status pl_env_window_table(dab_player_env *env, int rows, int cols, const in
   pthread_mutex_lock(&env->lock);
   for (int i = 0; i < env->ntable; i++)
     if (env->table[i].rows == rows && env->table[i].cols == cols) {
-      *out = env->table[i].value;
+      *out = env->table[i].table->value;
       goto done;
     }
-  const dab_oracle *o;
-  if ((st = env_oracle_locked(env, rows, cols, &o, err))) goto done;
-  int nl = dab_oracle_geom(o)->nlines;
-  if (nl > PL_MAX_WINDOW_LINES) {
+  dab_geom wg;
+  if ((st = dab_geom_init(&wg, rows, cols, err))) goto done;
+  if (wg.nlines > PL_MAX_WINDOW_LINES) {
     st = dab_fail(err, DAB_EBOARD, "window %dx%d has %d lines; window tables hold at most %d", rows,
-                  cols, nl, PL_MAX_WINDOW_LINES);
+                  cols, wg.nlines, PL_MAX_WINDOW_LINES);
     goto done;
   }
   if (env->ntable == ENV_MAX) {
     st = dab_fail(err, DAB_ENOMEM, "too many window tables in one environment");
     goto done;
   }
-  uint64_t count = 1ull << nl;
-  int8_t *v = malloc(count);
-  if (!v) {
-    st = dab_fail(err, DAB_ENOMEM, "window %dx%d table needs %llu bytes", rows, cols,
-                  (unsigned long long)count);
-    goto done;
-  }
-  for (uint64_t p = 0; p < count; p++) {
-    dab_lineset s = dab_ls_from_word(p);
-    int val;
-    if ((st = dab_oracle_value(o, &s, &val, err))) {
-      free(v);
-      goto done;
-    }
-    v[p] = (int8_t)val;
-  }
+  /* The exact values of every window position, indexed by its line bits:
+  ** the retrograde table of the whole window board is exactly that (for
+  ** the empty root its index is the position), and solving it (0.1 s for
+  ** 3x3) is faster than reading 2^24 values out of a tablebase. */
+  dab_retro *r;
+  dab_retro_opts ro = {.threads = 0};
+  if ((st = dab_retro_solve(&wg, 0, &ro, &r, err))) goto done;
   env->table[env->ntable].rows = rows;
   env->table[env->ntable].cols = cols;
-  env->table[env->ntable++].value = v;
-  *out = v;
+  env->table[env->ntable++].table = r;
+  *out = r->value;
 done:
   pthread_mutex_unlock(&env->lock);
   return st;
