@@ -88,8 +88,8 @@ static void print_json(const match *mt, const summary *s, const char *start_text
     printf(",\"wins\":%d,\"losses\":%d,\"ties\":%d,\"win_rate\":%.4f,\"margin\":%.4f,"
            "\"margin_ci95\":[%.4f,%.4f],\"win_rate_ci95\":[%.4f,%.4f],\"moves\":%ld,"
            "\"ms_per_move\":%.6f",
-           s->wins[p], s->wins[p ^ 1], s->ties, wr, sign * s->margin, sign * s->margin - s->margin_ci,
-           sign * s->margin + s->margin_ci, wr - wci, wr + wci, ss->moves,
+           s->wins[p], s->wins[p ^ 1], s->ties, wr, (sign * s->margin + 0.0), (sign * s->margin + 0.0) - s->margin_ci,
+           (sign * s->margin + 0.0) + s->margin_ci, wr - wci, wr + wci, ss->moves,
            ss->moves ? 1e3 * ss->seconds / (double)ss->moves : 0);
     if (mt->oracle) {
       printf(",\"optimal_rate\":%.4f,\"boxes_lost_per_move\":%.4f,\"scored_moves\":%ld,\"blunders\":{",
@@ -116,7 +116,7 @@ static void print_text(const match *mt, const summary *s, const char *start_text
     double sign = p ? -1 : 1;
     printf("p%d %-34s wins %5d  losses %5d  ties %5d  (%.1f%% wins)  margin %+.2f +- %.2f  %.4f ms/move\n",
            p + 1, mt->spec[p], s->wins[p], s->wins[p ^ 1], s->ties,
-           s->games ? 100.0 * s->wins[p] / s->games : 0, sign * s->margin, s->margin_ci,
+           s->games ? 100.0 * s->wins[p] / s->games : 0, (sign * s->margin + 0.0), s->margin_ci,
            ss->moves ? 1e3 * ss->seconds / (double)ss->moves : 0);
   }
   if (!mt->oracle) {
