@@ -67,7 +67,8 @@ static void enum_rec(int remaining, int minlen, int kind, int nc, int nl) {
   /* kind 0: still adding chains (>= minlen); then loops. */
   dab_sle G;
   dab_sle_make(&G, ch, nc, lp, nl);
-  int v = dab_sle_v(&G), vc = dab_sle_value_closed(&G);
+  int v = dab_sle_v_rec(&G), vc = dab_sle_value_closed(&G);
+  if (dab_sle_v(&G) != v && nbad++ < 5) fprintf(stderr, "dab_sle_value differs\n");
   nchk++;
   if (v != vc && nbad++ < 5) {
     char buf[256];

@@ -98,37 +98,74 @@ static int value_lattice(const sle_type *types, int ntypes, int states) {
   return memo[states - 1];
 }
 
-int dab_sle_value(const int16_t *chains, int nchains, const int16_t *loops, int nloops) {
-  if (nchains < 0 || nloops < 0 || nchains > DAB_SLE_MAX || nloops > DAB_SLE_MAX)
-    return DAB_SLE_BAD;
-  int n = nchains + nloops;
-  if (n == 0) return 0;
-  sle_type types[2 * DAB_SLE_MAX];
+/* Collects the distinct component types; RETURN: their count, or -1 on
+** bad input.  *odd_loop is set when a loop has odd length (3 included). */
+static int collect_types(const int16_t *chains, int nchains, const int16_t *loops, int nloops,
+                         sle_type *types, bool *odd_loop, bool *has3loop) {
+  if (nchains < 0 || nloops < 0 || nchains > DAB_SLE_MAX || nloops > DAB_SLE_MAX) return -1;
   int ntypes = 0;
-  bool has3loop = false;
+  *odd_loop = *has3loop = false;
   for (int i = 0; i < nchains; i++) {
-    if (chains[i] < 1) return DAB_SLE_BAD;
+    if (chains[i] < 1) return -1;
     ntypes = add_type(types, ntypes, DAB_SLE_CHAIN, chains[i]);
   }
   for (int i = 0; i < nloops; i++) {
-    if (loops[i] < 3) return DAB_SLE_BAD;
-    if (loops[i] == 3) has3loop = true;
+    if (loops[i] < 3) return -1;
+    if (loops[i] == 3) *has3loop = true;
+    if (loops[i] % 2) *odd_loop = true;
     ntypes = add_type(types, ntypes, DAB_SLE_LOOP, loops[i]);
   }
-  if (n == 1) return dab_sle_open_value(types[0].comp, 0);
+  return ntypes;
+}
+
+int dab_sle_value_rec(const int16_t *chains, int nchains, const int16_t *loops, int nloops) {
+  sle_type types[2 * DAB_SLE_MAX];
+  bool odd, has3;
+  int ntypes = collect_types(chains, nchains, loops, nloops, types, &odd, &has3);
+  if (ntypes < 0) return DAB_SLE_BAD;
+  if (ntypes == 0) return 0;
+  if (nchains + nloops == 1) return dab_sle_open_value(types[0].comp, 0);
   long states = 1;
   for (int i = 0; i < ntypes && states <= DAB_SLE_MEMO; i++) states *= types[i].count + 1;
   if (states <= DAB_SLE_MEMO) return value_lattice(types, ntypes, (int)states);
-  if (!has3loop) {
-    dab_sle G;
-    if (!dab_sle_make(&G, chains, nchains, loops, nloops)) return DAB_SLE_BAD;
-    return dab_sle_value_closed(&G);
-  }
   return value_dfs(types, ntypes);
+}
+
+int dab_sle_value(const int16_t *chains, int nchains, const int16_t *loops, int nloops) {
+  if (nchains + nloops <= 1 || nchains < 0 || nloops < 0)
+    return dab_sle_value_rec(chains, nchains, loops, nloops);
+  bool odd = false;
+  int size = 0;
+  for (int i = 0; i < nloops; i++) {
+    odd |= loops[i] % 2 != 0;
+    size += loops[i];
+  }
+  for (int i = 0; i < nchains; i++) size += chains[i];
+  if (nchains > DAB_SLE_MAX || nloops > DAB_SLE_MAX) return DAB_SLE_BAD;
+  if (odd) return dab_sle_value_rec(chains, nchains, loops, nloops);
+  if (size > DAB_SLE_VERIFIED) {
+    /* Beyond the verified range: the recursion while its lattice fits
+    ** the stack memo, else the published closed form. */
+    sle_type types[2 * DAB_SLE_MAX];
+    bool o3, h3;
+    int ntypes = collect_types(chains, nchains, loops, nloops, types, &o3, &h3);
+    if (ntypes < 0) return DAB_SLE_BAD;
+    long states = 1;
+    for (int i = 0; i < ntypes && states <= DAB_SLE_MEMO; i++) states *= types[i].count + 1;
+    if (states <= DAB_SLE_MEMO) return value_lattice(types, ntypes, (int)states);
+  }
+  /* Even loops within the exhaustively verified range: O(n). */
+  dab_sle G;
+  if (!dab_sle_make(&G, chains, nchains, loops, nloops)) return DAB_SLE_BAD;
+  return dab_sle_value_closed(&G);
 }
 
 int dab_sle_v(const dab_sle *G) {
   return dab_sle_value(G->chain, G->nchains, G->loop, G->nloops);
+}
+
+int dab_sle_v_rec(const dab_sle *G) {
+  return dab_sle_value_rec(G->chain, G->nchains, G->loop, G->nloops);
 }
 
 /* ---- Multisets ------------------------------------------------------ */
