@@ -25,6 +25,7 @@ static const char usage[] =
     "  --max-boxes N      level 0 size (default 30; level 1 uses min(N, 24))\n"
     "  --max-boxes-ext N  level 0 size for SLEs with 1-/2-chains (default min(N, 26))\n"
     "  --max-boxes1 N     level 1 size (default 24)\n"
+    "  --max-boxes-l3 N   level 1 3-loop control size (default min(level 1, 16))\n"
     "  --max-strings N    level 2 size (default 16, at most 24)\n"
     "  --graphs N         level 2 random graphs (default 200)\n"
     "  --max-lines N      level 3/4 boards up to N lines (default 24 = 3x3; 31 = 3x4)\n"
@@ -64,6 +65,7 @@ static int cmd_check(int argc, char **argv) {
     OPT("--max-boxes", 60, o.max_boxes0)
     OPT("--max-boxes-ext", 60, o.max_boxes0_ext)
     OPT("--max-boxes1", DAB_CS_MAX_COINS, o.max_boxes1)
+    OPT("--max-boxes-l3", DAB_CS_MAX_COINS, o.max_boxes1_l3)
     OPT("--max-strings", 24, o.max_strings2)
     OPT("--graphs", 1000000, o.graphs2)
     OPT("--max-lines", 32, o.max_board_lines)
