@@ -349,7 +349,7 @@ dab_status thm_level3(const thm_opts *o, thm_report *rep, dab_err *err) {
   board->seconds = b2->seconds = b2dx->seconds = b2spec->seconds = t1 - t0;
   /* Constructed SLE positions on 4x4 and 5x5, solved below the position
   ** by the retrograde solver, and by the graph solver when small. */
-  int max_free = maxl >= 31 ? 28 : 24;
+  int max_free = maxl >= 31 ? 26 : 24;
   for (int k = 0; k < o->constructed3; k++) {
     dab_geom g;
     int side = 4 + (k & 1);
