@@ -209,7 +209,8 @@ static int cmd_value(int argc, char **argv) {
     if (!empty) {
       printf(",\"open\":\"%s\",\"open_rule\":\"%s\"", comp_text(X, b1), why);
       if (rule) printf(",\"allcock_rule\":%d", rule);
-      printf(",\"v_rest\":%d,\"reply\":\"%s\",\"keep_control\":%s", v_rest, reply,
+      printf(",\"open_optimal\":%s,\"v_rest\":%d,\"reply\":\"%s\",\"keep_control\":%s",
+             dab_sle_open_value(X, v_rest) == v ? "true" : "false", v_rest, reply,
              keep ? "true" : "false");
       printf(",\"optimal_openings\":[");
       int k = 0;
@@ -240,6 +241,9 @@ static int cmd_value(int argc, char **argv) {
   if (!empty) {
     printf("open  %s   (%s%s%s)\n", comp_text(X, b1), why, rule ? ", rule " : "",
            rule ? (rule == 1 ? "1" : rule == 2 ? "2" : rule == 3 ? "3" : "4") : "");
+    if (dab_sle_open_value(X, v_rest) != v)
+      printf("      (not optimal here: worth %d, not %d; odd loops are outside the rule)\n",
+             dab_sle_open_value(X, v_rest), v);
     printf("reply %s   (v of the rest = %d)\n", reply, v_rest);
   }
   printf("nimber *%d (Nimstring: the mover %s)\n", dab_sle_nimber(&G),
