@@ -24,6 +24,10 @@ typedef struct sle_enum {
   void (*fn)(void *ctx, const dab_sle *G, int size);
   void *ctx;
   dab_cancel_flag *cancel;
+  dab_progress_fn progress;
+  void *progress_ctx;
+  const char *what;
+  double t0;
   bool canceled;
   uint64_t visited;
   dab_sle G;
@@ -36,6 +40,11 @@ static void enum_rec(sle_enum *e, int size, int minlen, bool in_loops) {
     return;
   }
   e->visited++;
+  if (e->progress && !(e->visited & 0x3fff)) {
+    dab_progress pr = {.what = e->what, .done = e->visited, .total = 0,
+                       .elapsed = thm_now() - e->t0};
+    e->progress(e->progress_ctx, &pr);
+  }
   e->fn(e->ctx, &e->G, size);
   if (!in_loops)
     for (int a = minlen; size + a <= e->max && e->G.nchains < DAB_SLE_MAX; a++) {
@@ -56,6 +65,7 @@ static bool sle_enumerate(sle_enum *e) {
   e->G.nchains = e->G.nloops = 0;
   e->visited = 0;
   e->canceled = false;
+  e->t0 = thm_now();
   enum_rec(e, 0, e->min_chain, false);
   return !e->canceled;
 }
@@ -236,11 +246,13 @@ dab_status thm_level0(const thm_opts *o, thm_report *rep, dab_err *err) {
   int first = rep->n - 5 - 2 * L0_N;
   double t0 = thm_now();
   sle_enum e = {.max = o->max_boxes0, .min_chain = 3, .min_loop = 4, .fn = l0_strict, .ctx = &x,
-                .cancel = o->cancel};
+                .cancel = o->cancel, .progress = o->progress, .progress_ctx = o->progress_ctx,
+                .what = "level 0: SLEs"};
   if (!sle_enumerate(&e)) return dab_fail(err, DAB_ECANCELED, "canceled");
   double t1 = thm_now();
   sle_enum e2 = {.max = maxe, .min_chain = 1, .min_loop = 4, .fn = l0_extended, .ctx = &x,
-                 .cancel = o->cancel};
+                 .cancel = o->cancel, .progress = o->progress, .progress_ctx = o->progress_ctx,
+                 .what = "level 0: extended SLEs"};
   if (!sle_enumerate(&e2)) return dab_fail(err, DAB_ECANCELED, "canceled");
   double t2 = thm_now();
   for (int i = first; i < rep->n; i++)
@@ -384,11 +396,13 @@ dab_status thm_level1(const thm_opts *o, thm_report *rep, dab_err *err) {
   int first = rep->n - 8;
   double t0 = thm_now();
   sle_enum e = {.max = max, .min_chain = 1, .min_loop = 4, .fn = l1_fn, .ctx = &x,
-                .cancel = o->cancel};
+                .cancel = o->cancel, .progress = o->progress, .progress_ctx = o->progress_ctx,
+                .what = "level 1: string game"};
   bool ok = sle_enumerate(&e);
   double t1 = thm_now();
   sle_enum e3 = {.max = max3, .min_chain = 1, .min_loop = 3, .fn = l1_l3, .ctx = &x,
-                 .cancel = o->cancel};
+                 .cancel = o->cancel, .progress = o->progress, .progress_ctx = o->progress_ctx,
+                 .what = "level 1: 3-loops"};
   if (ok) ok = sle_enumerate(&e3);
   double t2 = thm_now();
   for (int i = first; i < rep->n; i++) rep->c[i].seconds = t1 - t0;
@@ -539,7 +553,8 @@ dab_status thm_level2(const thm_opts *o, thm_report *rep, dab_err *err) {
   double t0 = thm_now();
   /* Every extended SLE (with 3-loops) that fits maxs strings: boxes <= maxs. */
   sle_enum e = {.max = maxs, .min_chain = 1, .min_loop = 3, .fn = l2_sle, .ctx = &x,
-                .cancel = o->cancel};
+                .cancel = o->cancel, .progress = o->progress, .progress_ctx = o->progress_ctx,
+                .what = "level 2: Nimstring"};
   if (!sle_enumerate(&e)) return dab_fail(err, DAB_ECANCELED, "canceled");
   if (x.oom) return dab_fail(err, DAB_ENOMEM, "out of memory in the graph solver");
   double t1 = thm_now();
