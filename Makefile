@@ -3,7 +3,10 @@
 # module needs no edit here.  `make SAN=1` builds a separate ASan/UBSan tree.
 
 CC      ?= gcc
-OPT     ?= -O2 -march=native
+# BMI2 (pext/pdep) drives the bitboards; x86-64-v3 has it and runs anywhere
+# a Haswell-or-later CPU does (and under valgrind, unlike -march=native).
+ARCH    ?= $(shell grep -qw bmi2 /proc/cpuinfo 2>/dev/null && echo -march=x86-64-v3)
+OPT     ?= -O2 $(ARCH)
 WARN    := -Wall -Wextra -Wshadow -Wconversion -Wno-sign-conversion -Wstrict-prototypes \
            -Wmissing-prototypes -Wvla -Wformat=2
 CFLAGS  += -std=c11 -D_GNU_SOURCE -g -fPIC $(OPT) $(WARN) -I. -Igame -MMD -MP
@@ -11,7 +14,7 @@ LDLIBS  += -llmdb -lzstd -lxxhash -lpthread -lm
 
 ifeq ($(SAN),1)
 BUILD   ?= build-san
-OPT     := -O1 -march=native -fno-omit-frame-pointer
+OPT     := -O1 $(ARCH) -fno-omit-frame-pointer
 CFLAGS  += -fsanitize=address,undefined -fno-sanitize-recover=undefined
 LDFLAGS += -fsanitize=address,undefined
 BIN     ?= $(BUILD)/bin

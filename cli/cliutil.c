@@ -116,3 +116,42 @@ void cli_announce_memory(const char *cmd, const char *what, unsigned long long b
   if (bytes >= 64ull << 20)
     fprintf(stderr, "dab %s: %s needs %.0f MiB of memory\n", cmd, what, (double)bytes / 1048576.0);
 }
+
+int cli_parse_args(const char *cmd, int argc, char **argv, const cli_opt *opts, const char **args,
+                   int max_args, int *nargs, const char *usage) {
+  *nargs = 0;
+  if (cli_help_requested(argc, argv, usage)) return -1;
+  for (int i = 1; i < argc; i++) {
+    const char *a = argv[i];
+    if (a[0] == '-' && a[1]) {
+      const cli_opt *o = opts;
+      while (o->name && strcmp(o->name, a)) o++;
+      if (!o->name) {
+        fprintf(stderr, "dab %s: unknown option '%s' (dab %s --help)\n", cmd, a, cmd);
+        return CLI_USAGE;
+      }
+      if (o->kind == CLI_FLAG) {
+        *(bool *)o->target = true;
+        continue;
+      }
+      const char *val = i + 1 < argc ? argv[++i] : NULL;
+      if (o->kind == CLI_TEXT) {
+        if (!val) {
+          fprintf(stderr, "dab %s: %s needs a value\n", cmd, a);
+          return CLI_USAGE;
+        }
+        *(const char **)o->target = val;
+      } else {
+        long n = cli_parse_count(cmd, a, val, o->max);
+        if (n < 0) return CLI_USAGE;
+        *(long *)o->target = n;
+      }
+    } else if (*nargs < max_args) {
+      args[(*nargs)++] = a;
+    } else {
+      fprintf(stderr, "dab %s: unexpected extra argument '%s' (dab %s --help)\n", cmd, a, cmd);
+      return CLI_USAGE;
+    }
+  }
+  return 0;
+}

@@ -28,6 +28,27 @@ int cli_parse_position(const char *cmd, const char *text, dab_parsed *out);
 /* True if argv holds --help or -h; then prints usage on stdout. */
 bool cli_help_requested(int argc, char **argv, const char *usage);
 
+/* One option of a subcommand, for cli_parse_args. */
+typedef enum { CLI_FLAG, CLI_COUNT, CLI_TEXT } cli_opt_kind;
+typedef struct cli_opt {
+  const char *name;      /* "--json" */
+  cli_opt_kind kind;     /* FLAG sets *(bool *)target; COUNT parses 1..max
+                            into *(long *)target; TEXT stores the next word
+                            in *(const char **)target */
+  void *target;
+  long max;
+} cli_opt;
+
+/*
+** Parses argv[1..] against opts (terminated by a {NULL} entry): options
+** anywhere, and up to max_args plain words into args[] (count in *nargs).
+** "--help"/"-h" prints usage and returns -1 (the caller exits 0).
+** RETURN: 0, -1 for help, or CLI_USAGE after printing a one-line error
+** (unknown option, missing or bad value, too many words).
+*/
+int cli_parse_args(const char *cmd, int argc, char **argv, const cli_opt *opts, const char **args,
+                   int max_args, int *nargs, const char *usage);
+
 /* Parses a positive integer option value; prints an error and returns -1
 ** when it is not one. */
 long cli_parse_count(const char *cmd, const char *opt, const char *text, long max);

@@ -14,13 +14,12 @@ static const char usage[] =
     "optimal game and draws the final position.\n";
 
 int dab_cmd_demo(int argc, char **argv) {
-  if (cli_help_requested(argc, argv, usage)) return CLI_OK;
-  if (argc > 2) {
-    fprintf(stderr, "dab demo: at most one board expected\n");
-    return CLI_USAGE;
-  }
+  const cli_opt none[] = {{NULL, 0, NULL, 0}};
+  const char *board = "3x3";
+  int n, rc = cli_parse_args("demo", argc, argv, none, &board, 1, &n, usage);
+  if (rc) return rc < 0 ? CLI_OK : rc;
   static dab_parsed p;
-  int rc = cli_parse_position("demo", argc > 1 ? argv[1] : "3x3", &p);
+  rc = cli_parse_position("demo", board, &p);
   if (rc) return rc;
   const dab_geom *g = &p.geom;
   dab_err err;

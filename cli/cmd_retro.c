@@ -24,31 +24,23 @@ static double wall(void) {
 }
 
 int dab_cmd_retro(int argc, char **argv) {
-  if (cli_help_requested(argc, argv, usage)) return CLI_OK;
-  const char *text = NULL;
   dab_retro_opts opts = {0};
   bool json = false;
-  for (int i = 1; i < argc; i++) {
-    if (!strcmp(argv[i], "--plain")) opts.plain = true;
-    else if (!strcmp(argv[i], "--json")) json = true;
-    else if (!strcmp(argv[i], "--threads")) {
-      long n = cli_parse_count("retro", "--threads", i + 1 < argc ? argv[++i] : NULL, 256);
-      if (n < 0) return CLI_USAGE;
-      opts.threads = (int)n;
-    } else if (argv[i][0] == '-' && argv[i][1]) {
-      fprintf(stderr, "dab retro: unknown option '%s' (dab retro --help)\n", argv[i]);
-      return CLI_USAGE;
-    } else if (text) {
-      fprintf(stderr, "dab retro: one position expected, got a second: '%s'\n", argv[i]);
-      return CLI_USAGE;
-    } else text = argv[i];
-  }
-  if (!text) {
+  long threads = 0;
+  const cli_opt table[] = {{"--plain", CLI_FLAG, &opts.plain, 0},
+                           {"--json", CLI_FLAG, &json, 0},
+                           {"--threads", CLI_COUNT, &threads, 256},
+                           {NULL, 0, NULL, 0}};
+  const char *text;
+  int n, rc = cli_parse_args("retro", argc, argv, table, &text, 1, &n, usage);
+  if (rc) return rc < 0 ? CLI_OK : rc;
+  if (n == 0) {
     fputs(usage, stderr);
     return CLI_USAGE;
   }
+  opts.threads = (int)threads;
   static dab_parsed p;
-  int rc = cli_parse_position("retro", text, &p);
+  rc = cli_parse_position("retro", text, &p);
   if (rc) return rc;
   if (!dab_geom_fast(&p.geom))
     return cli_error("retro", DAB_EBOARD, "the retrograde solver handles boards with at most 64 lines");

@@ -14,26 +14,17 @@ static const char usage[] =
     "line with its id.  Below the drawing: the Strings-and-Coins components.\n";
 
 int dab_cmd_show(int argc, char **argv) {
-  if (cli_help_requested(argc, argv, usage)) return CLI_OK;
-  const char *text = NULL;
   bool ids = false, json = false;
-  for (int i = 1; i < argc; i++) {
-    if (!strcmp(argv[i], "--ids")) ids = true;
-    else if (!strcmp(argv[i], "--json")) json = true;
-    else if (argv[i][0] == '-' && argv[i][1]) {
-      fprintf(stderr, "dab show: unknown option '%s'\n", argv[i]);
-      return CLI_USAGE;
-    } else if (text) {
-      fprintf(stderr, "dab show: one position expected, got a second: '%s'\n", argv[i]);
-      return CLI_USAGE;
-    } else text = argv[i];
-  }
-  if (!text) {
+  const cli_opt opts[] = {{"--ids", CLI_FLAG, &ids, 0}, {"--json", CLI_FLAG, &json, 0}, {NULL, 0, NULL, 0}};
+  const char *text;
+  int n, rc = cli_parse_args("show", argc, argv, opts, &text, 1, &n, usage);
+  if (rc) return rc < 0 ? CLI_OK : rc;
+  if (n == 0) {
     fputs(usage, stderr);
     return CLI_USAGE;
   }
   static dab_parsed p;
-  int rc = cli_parse_position("show", text, &p);
+  rc = cli_parse_position("show", text, &p);
   if (rc) return rc;
   const dab_geom *g = &p.geom;
   static char buf[64 * 1024];
