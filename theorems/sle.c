@@ -132,7 +132,9 @@ int dab_sle_value_rec(const int16_t *chains, int nchains, const int16_t *loops, 
 }
 
 int dab_sle_value(const int16_t *chains, int nchains, const int16_t *loops, int nloops) {
-  if (nchains + nloops <= 1 || nchains < 0 || nloops < 0)
+  /* Up to 3 components the lattice has at most 8 states: cheaper than
+  ** building the closed form's multiset. */
+  if (nchains + nloops <= 3 || nchains < 0 || nloops < 0)
     return dab_sle_value_rec(chains, nchains, loops, nloops);
   bool odd = false;
   int size = 0;
@@ -493,7 +495,20 @@ int dab_sle_nimber(const dab_sle *G) {
 
 bool dab_sle_from_position(const dab_geom *g, const dab_lineset *s, bool extended,
                            int16_t *chains, int *nchains, int16_t *loops, int *nloops) {
-  if (dab_geom_fast(g) && dab64_three_sided(g, dab_ls_word(s))) return false;
+  /* An extended SLE is exactly a position where every box has 2 or 4
+  ** sides drawn (degree 2 or taken): reject the rest with popcounts. */
+  if (dab_geom_fast(g)) {
+    uint64_t p = dab_ls_word(s);
+    for (int b = 0; b < g->nboxes; b++) {
+      int sides = dab64_sides(g, p, b);
+      if (sides != 2 && sides != 4) return false;
+    }
+  } else {
+    for (int b = 0; b < g->nboxes; b++) {
+      int sides = dab_box_sides(g, s, b);
+      if (sides != 2 && sides != 4) return false;
+    }
+  }
   dab_sc_view v;
   dab_sc_analyze(g, s, &v);
   if (!dab_sc_is_sle(&v, extended)) return false;

@@ -217,6 +217,7 @@ static void scan_table(const dab_retro *r, thm_claim *board, thm_report *rep) {
     if (!row) continue;
     row->positions++;
     row->exact += e == 0;
+    row->same_winner += (value > 0) - (value < 0) == (pred > 0) - (pred < 0);
     row->abs_err_sum += (uint64_t)e;
     if (e > row->max_err) row->max_err = e;
   }
