@@ -4,7 +4,6 @@
 */
 #include <ctype.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include "game/sc.h"
 #include "sle.h"
@@ -172,17 +171,9 @@ int dab_sle_v_rec(const dab_sle *G) {
 
 /* ---- Multisets ------------------------------------------------------ */
 
-static int cmp16(const void *a, const void *b) {
-  return *(const int16_t *)a - *(const int16_t *)b;
-}
-
-/* Insertion sort: component lists are short and this must not call into
-** anything that could allocate. */
+/* Insertion sort: component lists are short (at most DAB_SLE_MAX) and
+** this must not call anything that could allocate. */
 static void sort16(int16_t *a, int n) {
-  if (n > 32) {
-    qsort(a, (size_t)n, sizeof *a, cmp16);
-    return;
-  }
   for (int i = 1; i < n; i++) {
     int16_t x = a[i];
     int j = i - 1;
