@@ -108,6 +108,8 @@ static void test_bridge(void) {
   int nc, nl;
   TH_CHECK(dab_sle_from_position(&p.geom, &p.game.lines, false, c, &nc, l, &nl), "1x3 is SLE");
   TH_CHECK(nc == 1 && nl == 0 && c[0] == 3, "one 3-chain (nc %d nl %d)", nc, nl);
+  int pv = 0;
+  TH_CHECK(dab_sle_position_value(&p.geom, &p.game.lines, &pv) && pv == -3, "1x3 chain worth -3");
   /* 2x2 with all outer lines drawn: a 4-loop. */
   TH_CHECK(dab_parse_position("2x2@0,1,4,5,6,8,9,11", &p, &err) == DAB_OK, "parse 2x2");
   TH_CHECK(dab_sle_from_position(&p.geom, &p.game.lines, false, c, &nc, l, &nl), "2x2 loop");

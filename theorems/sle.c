@@ -505,3 +505,11 @@ bool dab_sle_from_position(const dab_geom *g, const dab_lineset *s, bool extende
   if (!dab_sc_is_sle(&v, extended)) return false;
   return dab_sc_multiset(&v, chains, nchains, loops, nloops) == 0;
 }
+
+bool dab_sle_position_value(const dab_geom *g, const dab_lineset *s, int *value) {
+  int16_t chains[DAB_MAX_BOXES], loops[DAB_MAX_BOXES];
+  int nc, nl;
+  if (!dab_sle_from_position(g, s, true, chains, &nc, loops, &nl)) return false;
+  *value = -dab_sle_value(chains, nc, loops, nl);
+  return true;
+}

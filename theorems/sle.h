@@ -95,6 +95,13 @@ int dab_sle_value_rec(const int16_t *chains, int nchains, const int16_t *loops, 
 bool dab_sle_from_position(const dab_geom *g, const dab_lineset *s, bool extended,
                            int16_t *chains, int *nchains, int16_t *loops, int *nloops);
 
+/*
+** The exact board value of an (extended) SLE position for the player to
+** move: -v(G).  RETURN: true and *value, or false when s is not an SLE.
+** A solver can return this at any node where it is true.
+*/
+bool dab_sle_position_value(const dab_geom *g, const dab_lineset *s, int *value);
+
 /* ---- Building and printing multisets ------------------------------- */
 
 /* Fills G from the arrays (sorted on the way in).  RETURN: false (G
