@@ -265,6 +265,7 @@ static int cmd_explain(int argc, char **argv) {
     const char *at = strchr(text, '@');
     while (at && *at) {
       at++;
+      if (*at < '0' || *at > '9') break;
       int m = atoi(at);
       if (dab_completes(g, &gm.lines, m) == 2) dx++;
       dab_game_play(g, &gm, m);

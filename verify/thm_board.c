@@ -288,7 +288,8 @@ static uint64_t construct_sle(const dab_geom *g, uint64_t *rs, int max_free) {
       int s = rnd_below(rs, 4), m = g->box_line[b][s];
       int n = dab_sc_across(g, b, m);
       if (n < 0 || used[n] || on[n]) continue;
-      /* The new box must not touch the chain except through m. */
+      /* Only m is undrawn between n and the chain: any other line n
+      ** shares with the chain stays drawn, so n has degree 2 again. */
       chain |= 1ull << m;
       on[n] = true;
       b = n;
