@@ -12,7 +12,7 @@
   X(solve, "value of a position, of every move, and the best moves")           \
   X(show, "draw a position as ASCII")                                          \
   X(retro, "exhaustive retrograde over every position below POS")              \
-  X(demo, "the quick tour: solve 3x3 and play one optimal game")               \
+  X(demo, "the quick tour: build and probe the 3x3 tablebase, play a game")    \
   X(theorems, "endgame theorems: check them exhaustively, value an SLE, explain") \
   X(build, "solve a board and write its tablebase file")                       \
   X(probe, "values of positions from a tablebase (one, or a stream on stdin)") \

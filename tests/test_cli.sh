@@ -18,7 +18,7 @@ run solve 3x3 --json
 check "solve 3x3 exits 0" test "$rc" = 0
 check "3x3 value -3" test "$(json_get "$out" 'd["value"]')" = -3
 check "3x3 has 24 moves all -3" test "$(json_get "$out" 'sorted(set(m["value"] for m in d["moves"])) == [-3] and len(d["moves"]) == 24')" = True
-check "3x3 json keys" test "$(json_get "$out" 'sorted(d.keys())')" = "['best', 'cols', 'moves', 'rows', 'value']"
+check "3x3 json has the stable keys" test "$(json_get "$out" '{"rows","cols","value","moves","best"} <= set(d)')" = True
 
 run solve 2x2@0,6,2
 check "solve a move-list position" test "$rc" = 0
