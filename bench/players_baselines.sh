@@ -5,8 +5,8 @@
 #   3x3: level1 vs random, level2 vs random, level2 vs level1 (>= 10^4 games);
 #   7x7: sliding window (2x2, plain) vs MCTS with 80 simulations (200 games),
 #        dab's sliding-window variants on the same match, best vs plain;
-#   oracle metrics of every player on 3x3 and 3x4 (3x4 from a tablebase:
-#   TB=DIR, or data/tb/3x4.dab, built on first run);
+#   oracle metrics of every player on 3x3 and 3x4 (3x4 from a tablebase in
+#   TB=DIR, default build/bench-tb/, built on the first run);
 #   speed: sliding-window moves/s on 7x7 (3x3 windows), MCTS playouts/s on 5x5.
 #
 # Usage: bench/players_baselines.sh [GAMES3=10000] [GAMES7=200]
@@ -20,6 +20,10 @@ DAB=bin/dab
 PY=/usr/bin/python3
 [ -x "$DAB" ] && [ -x build/bench/players_speed ] || ./build.sh >/dev/null
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+# Tablebases (built on first use, and 3x4 below) live in build/bench-tb/,
+# not in data/tb/, whose contents some tests rely on.
+export DAB_TB_PATH="${TB:-$PWD/build/bench-tb}"
+mkdir -p "$DAB_TB_PATH"
 echo "# players_baselines $(date -u +%Y-%m-%dT%H:%MZ) on $(nproc) cores: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2)"
 
 # arena ARGS...: one JSON summary into $tmp/last.json; wall time and peak RSS.
@@ -71,12 +75,11 @@ echo "## Oracle metrics of every player on 3x3 (each against level2, 400 games)"
 for p in random level1 level2 chain mcts:sims=1000 mcts-bz:sims=1000 sw:2x2 sw+:2x2 sw:2x3 sw+:2x3 ab:depth=4 perfect; do
   arena --board 3x3 --p1 "$p" --p2 level2 --games 400 --seed 8
 done
-# 3x4: from tablebases when TB=DIR is given, else from data/tb/3x4.dab
-# (built once with `dab build 3x4`: ~16 s, 2 GiB while building, 3 MB on
-# disk), else solved in memory per run (2 GiB and ~20 s each).
-if [ -n "${TB:-}" ]; then src=(--tb "$TB"); what="tablebases in $TB"
-elif [ -f data/tb/3x4.dab ] || nice -n 5 "$DAB" build 3x4 >/dev/null 2>&1; then
-  src=(); what="3x4 tablebase data/tb/3x4.dab"
+# 3x4: from the tablebase in $DAB_TB_PATH (built there once with `dab build
+# 3x4`: ~16 s, 2 GiB while building, 3 MB on disk), else solved in memory
+# per run (2 GiB and ~20 s each).
+if [ -f "$DAB_TB_PATH/3x4.dab" ] || nice -n 5 "$DAB" build 3x4 -o "$DAB_TB_PATH/3x4.dab" >/dev/null 2>&1; then
+  src=(); what="3x4 tablebase $DAB_TB_PATH/3x4.dab"
 else src=(--oracle-lines 31); what="in-memory 3x4 oracle, 2 GiB"; fi
 echo
 echo "## Oracle metrics on 3x4 ($what; each against level2, 200 games)"

@@ -4,8 +4,10 @@
 ** player never does worse than the oracle's value.
 ** See Copyright Notice in README.md
 */
+#include <dirent.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "game/postext.h"
 #include "players/arena.h"
 #include "players/pint.h"
@@ -13,6 +15,25 @@
 #include "tests/testhelp.h"
 
 static bool san;
+
+/* Oracles build small tablebases on first use; this test keeps them in a
+** directory of its own, so that it never writes into the project's
+** data/tb/ (other tests expect to find it as they left it). */
+static char tb_dir[64] = "/tmp/dab-test-players-XXXXXX";
+
+static void remove_tb_dir(void) {
+  DIR *d = opendir(tb_dir);
+  if (!d) return;
+  struct dirent *e;
+  char path[512];
+  while ((e = readdir(d)))
+    if (e->d_name[0] != '.') {
+      snprintf(path, sizeof path, "%s/%s", tb_dir, e->d_name);
+      unlink(path);
+    }
+  closedir(d);
+  rmdir(tb_dir);
+}
 
 /* A random position: each line drawn with probability fraction. */
 static void random_position(const dab_geom *g, double fraction, dab_rng *rng, dab_game *game) {
@@ -317,7 +338,7 @@ static void test_sw_exact(dab_player_env *env) {
 static void test_sw_oracle_windows(void) {
   if (san) return;  /* a 2^27-entry retrograde build: too slow under ASan */
   dab_player_env *env;
-  if (dab_player_env_new(NULL, &env, NULL)) return;
+  if (dab_player_env_new(tb_dir, &env, NULL)) return;
   dab_player_env_set_build_lines(env, 27);
   dab_geom g;
   dab_geom_init(&g, 2, 5, NULL);
@@ -479,8 +500,12 @@ static void test_bad_specs(dab_player_env *env) {
 
 int main(void) {
   san = getenv("DAB_TEST_SAN") && !strcmp(getenv("DAB_TEST_SAN"), "1");
+  if (!mkdtemp(tb_dir)) {
+    fprintf(stderr, "test_players: cannot make a temporary directory\n");
+    return 1;
+  }
   dab_player_env *env;
-  if (dab_player_env_new(NULL, &env, NULL)) return 1;
+  if (dab_player_env_new(tb_dir, &env, NULL)) return 1;
   test_bad_specs(env);
   test_levels(env);
   test_chain_declines(env);
@@ -492,5 +517,6 @@ int main(void) {
   test_perfect_solve(env);
   test_match(env);
   dab_player_env_free(env);
+  remove_tb_dir();
   return TH_REPORT("test_players");
 }

@@ -4,6 +4,8 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 DAB=${DAB_BIN:-$PWD/bin/dab}
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+# Tablebases built on first use go here, not into the project's data/tb/.
+mkdir -p "$tmp/tb"; export DAB_TB_PATH="$tmp/tb"
 passed=0 failed=0
 check() {  # description, condition command...
   local what=$1; shift
