@@ -79,14 +79,6 @@ run info "$T/3x3.dab"
 check "info exits 0" test "$rc" = 0
 check "info shows magic and board" grep -q "dab-tablebase" <<<"$out"
 check "info shows layer checksums" grep -q "layer.12.xxh3_128" <<<"$out"
-# Eight processes asking at once for a board nobody built: one builds it.
-mkdir -p "$T/first"
-for i in 1 2 3 4 5 6 7 8; do
-  DAB_TB_PATH="$T/first" "$DAB" probe 2x3 2x3 --json >"$T/first/out.$i" 2>&1 &
-done
-wait
-check "8 first uses at once all answer" test "$(cat "$T"/first/out.* | grep -c '"value"')" = 8
-check "8 first uses at once leave one good file" "$DAB" check "$T/first/2x3.dab"
 
 run info "$T/3x3.dab" --json
 check "info --json parses" $PY -c "import json,sys; d=json.loads(sys.argv[1]); assert d['meta']['rows']=='3'" "$out"
