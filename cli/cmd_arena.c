@@ -78,9 +78,13 @@ static void print_json(const match *mt, const summary *s, const char *start_text
   for (int p = 0; p < 2; p++) {
     const side_stats *ss = &s->side[p];
     double sign = p ? -1 : 1;
-    /* Normal-approximation 95% interval of the win rate. */
+    /* Wilson score 95% interval of the win rate: unlike the normal
+    ** approximation it stays inside [0,1] at 0% and 100% win rates. */
     double wr = s->games ? (double)s->wins[p] / s->games : 0;
-    double wci = s->games ? 1.96 * sqrt(wr * (1 - wr) / s->games) : 0;
+    double n = s->games ? s->games : 1, z2 = 1.96 * 1.96;
+    double centre = (wr + z2 / (2 * n)) / (1 + z2 / n);
+    double half = 1.96 * sqrt(wr * (1 - wr) / n + z2 / (4 * n * n)) / (1 + z2 / n);
+    double wlo = s->games ? centre - half : 0, whi = s->games ? centre + half : 0;
     printf(",\"p%d\":{\"name\":", p + 1);
     json_escape(stdout, mt->spec[p]);
     printf(",\"player\":");
@@ -89,7 +93,7 @@ static void print_json(const match *mt, const summary *s, const char *start_text
            "\"margin_ci95\":[%.4f,%.4f],\"win_rate_ci95\":[%.4f,%.4f],\"moves\":%ld,"
            "\"ms_per_move\":%.6f",
            s->wins[p], s->wins[p ^ 1], s->ties, wr, (sign * s->margin + 0.0), (sign * s->margin + 0.0) - s->margin_ci,
-           (sign * s->margin + 0.0) + s->margin_ci, wr - wci, wr + wci, ss->moves,
+           (sign * s->margin + 0.0) + s->margin_ci, wlo, whi, ss->moves,
            ss->moves ? 1e3 * ss->seconds / (double)ss->moves : 0);
     if (mt->oracle) {
       printf(",\"optimal_rate\":%.4f,\"boxes_lost_per_move\":%.4f,\"scored_moves\":%ld,\"blunders\":{",
