@@ -111,20 +111,10 @@ static int rollout(const dab_geom *g, const mstate *st0, dab_rng *rng) {
 /* True when every box of p has 2 or 4 sides drawn: an (extended) simple
 ** loony endgame, or the finished board. */
 static inline bool all_two_or_four(const dab_geom *g, uint64_t p) {
-#ifdef __BMI2__
-  uint64_t a = _pext_u64(p, g->side_mask[DAB_SIDE_TOP]);
-  uint64_t b = _pext_u64(p, g->side_mask[DAB_SIDE_BOTTOM]);
-  uint64_t c = _pext_u64(p, g->side_mask[DAB_SIDE_LEFT]);
-  uint64_t d = _pext_u64(p, g->side_mask[DAB_SIDE_RIGHT]);
-  uint64_t boxes = g->nboxes >= 64 ? ~0ull : (1ull << g->nboxes) - 1;
-  return ((a ^ b ^ c ^ d) | (~(a | b | c | d) & boxes)) == 0;
-#else
-  for (int b = 0; b < g->nboxes; b++) {
-    int k = dab64_sides(g, p, b);
-    if (k != 2 && k != 4) return false;
-  }
-  return true;
-#endif
+  dab64_sides4 v = dab64_side_vectors(g, p);
+  uint64_t odd = v.top ^ v.bottom ^ v.left ^ v.right;
+  uint64_t none = ~(v.top | v.bottom | v.left | v.right) & dab64_all_boxes(g);
+  return (odd | none) == 0;
 }
 
 static bool sle_exact(const dab_geom *g, const mstate *st, int *diff);

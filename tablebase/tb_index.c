@@ -17,7 +17,7 @@ static bool box_ok(uint64_t p, uint64_t mask, uint64_t edge) {
   if (__builtin_popcountll(p & mask) == 3) return false;
   if (edge) {
     int n = __builtin_popcountll(p & edge);
-    if ((p & edge) != dab_tbidx_pdep((1ull << n) - 1, edge)) return false;
+    if ((p & edge) != dab_pdep64((1ull << n) - 1, edge)) return false;
   }
   return true;
 }
@@ -99,8 +99,8 @@ dab_status dab_tbidx_init(dab_tbidx *ix, const dab_geom *g, dab_err *err) {
   for (unsigned x = 0; x < nx; x++) ix->xpop[x] = (uint8_t)__builtin_popcount(x);
   for (int j = 0; j < S; j++)
     for (unsigned x = 0; x < nx; x++) {
-      uint64_t p = dab_tbidx_pdep(x, ix->xmask[j]);
-      ix->xnext[(size_t)j * nx + x] = (uint8_t)dab_tbidx_pext(p, bmask[j + 1]);
+      uint64_t p = dab_pdep64(x, ix->xmask[j]);
+      ix->xnext[(size_t)j * nx + x] = (uint8_t)dab_pext64(p, bmask[j + 1]);
     }
 
   /* f[b][k] for the slice below, from the last slice up (f of S is k == 0). */
@@ -115,9 +115,9 @@ dab_status dab_tbidx_init(dab_tbidx *ix, const dab_geom *g, dab_err *err) {
   for (int j = S - 1; j >= 0; j--) {
     memset(fhere, 0, nb * nk * sizeof *fhere);
     for (unsigned b = 0; b < nb; b++) {
-      uint64_t pb = dab_tbidx_pdep(b, bmask[j]);
+      uint64_t pb = dab_pdep64(b, bmask[j]);
       for (unsigned x = 0; x < nx; x++) {
-        uint64_t p = pb | dab_tbidx_pdep(x, ix->xmask[j]);
+        uint64_t p = pb | dab_pdep64(x, ix->xmask[j]);
         bool ok = true;
         for (int i = 0; i < sb[j].n && ok; i++) ok = box_ok(p, sb[j].mask[i], sb[j].edge[i]);
         if (!ok) continue;
@@ -187,8 +187,8 @@ static void fill_from(const dab_tbidx *ix, dab_tbidx_iter *it, int j) {
 }
 
 static void compose(const dab_tbidx *ix, dab_tbidx_iter *it) {
-  uint64_t p = dab_tbidx_pdep(it->b0, ix->bmask0);
-  for (int j = 0; j < ix->S; j++) p |= dab_tbidx_pdep(it->x[j], ix->xmask[j]);
+  uint64_t p = dab_pdep64(it->b0, ix->bmask0);
+  for (int j = 0; j < ix->S; j++) p |= dab_pdep64(it->x[j], ix->xmask[j]);
   it->pos = p;
 }
 

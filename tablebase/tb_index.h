@@ -8,9 +8,6 @@
 
 #include <stdint.h>
 #include "board.h"
-#ifdef __BMI2__
-#include <immintrin.h>
-#endif
 
 /*
 ** Which positions get an entry.  Of the 2^L line sets of a board only the
@@ -79,38 +76,16 @@ void dab_tbidx_free(dab_tbidx *ix);
 /* True when p is indexed (quiet and border-normal). */
 bool dab_tbidx_indexed(const dab_tbidx *ix, uint64_t p);
 
-static inline uint64_t dab_tbidx_pext(uint64_t p, uint64_t m) {
-#ifdef __BMI2__
-  return _pext_u64(p, m);
-#else
-  uint64_t r = 0, bit = 1;
-  for (; m; m &= m - 1, bit <<= 1)
-    if (p & m & -m) r |= bit;
-  return r;
-#endif
-}
-
-static inline uint64_t dab_tbidx_pdep(uint64_t v, uint64_t m) {
-#ifdef __BMI2__
-  return _pdep_u64(v, m);
-#else
-  uint64_t r = 0;
-  for (; m; m &= m - 1, v >>= 1)
-    if (v & 1) r |= m & -m;
-  return r;
-#endif
-}
-
 /* Rank of an indexed position p within its layer (popcount(p)).  For a
 ** position that is not indexed the result is meaningless. */
 static inline uint64_t dab_tbidx_rank(const dab_tbidx *ix, uint64_t p) {
   int k = __builtin_popcountll(p);
-  unsigned b = (unsigned)dab_tbidx_pext(p, ix->bmask0);
+  unsigned b = (unsigned)dab_pext64(p, ix->bmask0);
   uint64_t r = ix->P0[(size_t)k * (size_t)(ix->nb + 1) + b];
   k -= __builtin_popcount(b);
   size_t nx = (size_t)ix->nx, nk = (size_t)ix->nk, nbk = (size_t)ix->nb * nk;
   for (int j = 0; j < ix->S; j++) {
-    unsigned x = (unsigned)dab_tbidx_pext(p, ix->xmask[j]);
+    unsigned x = (unsigned)dab_pext64(p, ix->xmask[j]);
     r += ix->T[(((size_t)j * nbk) + (size_t)b * nk + (size_t)k) * nx + x];
     k -= ix->xpop[x];
     b = ix->xnext[(size_t)j * nx + x];

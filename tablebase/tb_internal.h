@@ -45,17 +45,8 @@ struct dabtb {
 
 /* Boxes of p not yet complete. */
 static inline int dabtb_open_boxes(const dab_geom *g, uint64_t p) {
-#ifdef __BMI2__
-  uint64_t a = _pext_u64(p, g->side_mask[DAB_SIDE_TOP]);
-  uint64_t b = _pext_u64(p, g->side_mask[DAB_SIDE_BOTTOM]);
-  uint64_t c = _pext_u64(p, g->side_mask[DAB_SIDE_LEFT]);
-  uint64_t d = _pext_u64(p, g->side_mask[DAB_SIDE_RIGHT]);
-  return g->nboxes - __builtin_popcountll(a & b & c & d);
-#else
-  int n = 0;
-  for (int b = 0; b < g->nboxes; b++) n += (p & g->box_mask[b]) != g->box_mask[b];
-  return n;
-#endif
+  dab64_sides4 v = dab64_side_vectors(g, p);
+  return g->nboxes - __builtin_popcountll(v.top & v.bottom & v.left & v.right);
 }
 
 /* True when p is its own canonical image (p must be border-normal). */
