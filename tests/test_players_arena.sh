@@ -1,16 +1,10 @@
 #!/usr/bin/env bash
 # test_players_arena.sh: `dab arena` options, errors, JSON keys, determinism.
 set -uo pipefail
-cd "$(dirname "$0")/.."
-DAB=${DAB_BIN:-$PWD/bin/dab}
-tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+source "$(dirname "$0")/clitest.sh"
+tmp=$T
 # Tablebases built on first use go here, not into the project's data/tb/.
 mkdir -p "$tmp/tb"; export DAB_TB_PATH="$tmp/tb"
-passed=0 failed=0
-check() {  # description, condition command...
-  local what=$1; shift
-  if "$@"; then passed=$((passed + 1)); else failed=$((failed + 1)); echo "FAIL: $what"; fi
-}
 
 # Bad input: one line on stderr, exit 2, nothing on stdout.
 for args in "--board 3x3 --p1 nosuch --p2 random" "--board 3x3 --p1 mcts:sims=0 --p2 random" \
@@ -67,5 +61,4 @@ check "play 9x9 chain" grep -q "^chain plays [0-9]" <<<"$out"
 $DAB play 3x3 --player mcts:c=x >/dev/null 2>"$tmp/err"; rc=$?
 check "play bad spec: exit 2, one line" bash -c "[ $rc -eq 2 ] && [ \$(wc -l <'$tmp/err') -eq 1 ]"
 
-echo "test_players_arena.sh: $passed passed, $failed failed"
-((failed == 0))
+finish test_players_arena.sh

@@ -3,17 +3,7 @@
 # probe (one and batch), info, check, verify; bad files exit 2; a damaged
 # block exits 1 naming it; builds killed with -9 leave no file or a good one.
 set -u
-cd "$(dirname "$0")/.."
-DAB=${DAB_BIN:-$PWD/bin/dab}
-PY=/usr/bin/python3
-pass=0 fail=0
-check() {  # description, condition command...
-  local d=$1; shift
-  if "$@"; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: $d" >&2; fi
-}
-T=$(mktemp -d /tmp/dab-test-tbcli-XXXXXX)
-trap 'rm -rf "$T"' EXIT
-run() { out=$("$DAB" "$@" 2>"$T/err"); rc=$?; err=$(cat "$T/err"); }
+source "$(dirname "$0")/clitest.sh"
 export DAB_TB_PATH="$T/path"
 mkdir -p "$T/path"
 
@@ -169,5 +159,4 @@ run check "$T/k/2x3.dab"
 check "concurrent builds leave a good file" test "$rc" = 0
 check "concurrent builds leave no temporaries" test "$(ls "$T/k" | grep -c -E '\.(tmp|compact)\.')" = 0
 
-echo "test_tb_cli.sh: $pass passed, $fail failed"
-((fail == 0))
+finish test_tb_cli.sh

@@ -2,16 +2,7 @@
 # test_theorems_cli.sh: `dab theorems value|explain|check` as a user meets
 # them: the spec's regression values, JSON keys, exit codes, errors.
 set -u
-cd "$(dirname "$0")/.."
-DAB=${DAB_BIN:-bin/dab}
-PY=/usr/bin/python3
-pass=0 fail=0
-check() {  # description, condition command...
-  local d=$1; shift
-  if "$@"; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: $d" >&2; fi
-}
-run() { out=$("$DAB" "$@" 2>/tmp/dab_thm_err.$$); rc=$?; err=$(cat /tmp/dab_thm_err.$$); }
-json_get() { $PY -c "import json,sys; d=json.loads(sys.argv[1]); print(eval(sys.argv[2]))" "$1" "$2"; }
+source "$(dirname "$0")/clitest.sh"
 
 # The regression table of the spec (G, c or -, v).
 while read -r g c v; do
@@ -71,6 +62,4 @@ check "check json form" test "$(json_get "$out" 'all(set(["id","level","max_size
 check "controls fail as expected" test "$(json_get "$out" 'all(c["counterexamples"] > 0 for c in d["claims"] if c["expected"] == "fail")')" = True
 run theorems check --level 7
 check "bad level exits 2" test "$rc" = 2
-rm -f /tmp/dab_thm_err.$$
-echo "test_theorems_cli.sh: $pass passed, $fail failed"
-((fail == 0))
+finish test_theorems_cli.sh
