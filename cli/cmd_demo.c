@@ -1,5 +1,6 @@
 /*
-** cmd_demo.c: `dab demo`, the quick tour: solves 3x3 and plays it out.
+** cmd_demo.c: `dab demo`, the quick tour: the 3x3 tablebase (built on
+** first use), probed for the start position, and one optimal game.
 ** See Copyright Notice in README.md
 */
 #include <string.h>
@@ -9,9 +10,10 @@
 
 static const char usage[] =
     "usage: dab demo [RxC]\n\n"
-    "Solves every position of a small board (default 3x3) in memory, prints\n"
-    "the value of the empty board and of every first move, then plays one\n"
-    "optimal game and draws the final position.\n";
+    "Opens the tablebase of a small board (default 3x3) through the oracle,\n"
+    "which builds data/tb/RxC.dab on first use (boards up to 3x3), probes the\n"
+    "empty board and every first move, then plays one optimal game and draws\n"
+    "the final position.\n";
 
 int dab_cmd_demo(int argc, char **argv) {
   const cli_opt none[] = {{NULL, 0, NULL, 0}};
@@ -27,7 +29,8 @@ int dab_cmd_demo(int argc, char **argv) {
   dab_status st = dab_oracle_open(g->rows, g->cols, NULL, &o, &err);
   if (st) return cli_error("demo", st, err.msg);
   static dab_analysis a;
-  printf("== %dx%d: every position solved; the start position ==\n", g->rows, g->cols);
+  printf("== %dx%d tablebase (data/tb/%dx%d.dab, built on first use): the start position ==\n",
+         g->rows, g->cols, g->rows, g->cols);
   if ((st = dab_oracle_analyze(o, &p.game.lines, &a, &err))) {
     dab_oracle_close(o);
     return cli_error("demo", st, err.msg);

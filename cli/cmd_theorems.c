@@ -10,6 +10,7 @@
 #include "game/sc.h"
 #include "solver/retro.h"
 #include "theorems/compsolve.h"
+#include "theorems/graphsolve.h"
 #include "theorems/sle.h"
 #include "verify/thm_check.h"
 
@@ -25,6 +26,7 @@ static const char usage[] =
     "  --max-boxes N      level 0 size (default 30; level 1 uses min(N, 24))\n"
     "  --max-boxes-ext N  level 0 size for SLEs with 1-/2-chains (default min(N, 26))\n"
     "  --max-boxes1 N     level 1 size (default 24)\n"
+    "  --max-boxes-l3 N   level 1 3-loop control size (default min(level 1, 16))\n"
     "  --max-strings N    level 2 size (default 16, at most 24)\n"
     "  --graphs N         level 2 random graphs (default 200)\n"
     "  --max-lines N      level 3/4 boards up to N lines (default 24 = 3x3; 31 = 3x4)\n"
@@ -38,71 +40,56 @@ static const char usage[] =
     "explain  a position's components, who has control by the long chain rule,\n"
     "         and the theorem's prediction against the exact value.\n";
 
-static long opt_count(const char *opt, const char *val, long max) {
-  return cli_parse_count("theorems", opt, val, max);
-}
-
 static int cmd_check(int argc, char **argv) {
   thm_opts o;
   thm_opts_default(&o);
-  bool json = false, set1 = false, setext = false;
-  for (int i = 2; i < argc; i++) {
-    const char *a = argv[i];
-    const char *val = i + 1 < argc ? argv[i + 1] : NULL;
-    long n = 0;
-    if (!strcmp(a, "--json")) {
-      json = true;
-      continue;
+  bool json = false;
+  long max0 = -1, maxext = -1, max1 = -1, maxl3 = -1, strings = o.max_strings2, graphs = o.graphs2,
+       lines = o.max_board_lines, cons = o.constructed3, games = o.games4, threads = 0,
+       seed = (long)o.seed;
+  const char *level = NULL;
+  const cli_opt table[] = {{"--json", CLI_FLAG, &json, 0},
+                           {"--level", CLI_TEXT, &level, 0},
+                           {"--max-boxes", CLI_COUNT, &max0, 60},
+                           {"--max-boxes-ext", CLI_COUNT, &maxext, 60},
+                           {"--max-boxes1", CLI_COUNT, &max1, DAB_CS_MAX_COINS},
+                           {"--max-boxes-l3", CLI_COUNT, &maxl3, DAB_CS_MAX_COINS},
+                           {"--max-strings", CLI_COUNT, &strings, DAB_SG_MAX_STRINGS},
+                           {"--graphs", CLI_COUNT, &graphs, 1000000},
+                           {"--max-lines", CLI_COUNT, &lines, DAB_RETRO_MAX_FREE},
+                           {"--constructed", CLI_COUNT, &cons, 1000000},
+                           {"--games", CLI_COUNT, &games, 10000000},
+                           {"--threads", CLI_COUNT, &threads, 256},
+                           {"--seed", CLI_COUNT, &seed, 1L << 30},
+                           {NULL, 0, NULL, 0}};
+  const char *args[1];
+  int nargs, rc = cli_parse_args("theorems check", argc, argv, table, args, 0, &nargs, usage);
+  if (rc) return rc < 0 ? CLI_OK : rc;
+  if (level) {
+    if (strlen(level) != 1 || level[0] < '0' || level[0] > '4') {
+      fprintf(stderr, "dab theorems check: --level needs 0, 1, 2, 3 or 4, got '%s'\n", level);
+      return CLI_USAGE;
     }
-#define OPT(name, max, field)                                  \
-  if (!strcmp(a, name)) {                                      \
-    if ((n = opt_count(name, val, max)) < 0) return CLI_USAGE; \
-    field = (int)n;                                            \
-    i++;                                                       \
-    continue;                                                  \
+    o.level = level[0] - '0';
   }
-    OPT("--max-boxes", 60, o.max_boxes0)
-    OPT("--max-boxes-ext", 60, o.max_boxes0_ext)
-    OPT("--max-boxes1", DAB_CS_MAX_COINS, o.max_boxes1)
-    OPT("--max-strings", 24, o.max_strings2)
-    OPT("--graphs", 1000000, o.graphs2)
-    OPT("--max-lines", 32, o.max_board_lines)
-    OPT("--constructed", 1000000, o.constructed3)
-    OPT("--games", 10000000, o.games4)
-    OPT("--threads", 256, o.threads)
-#undef OPT
-    if (!strcmp(a, "--level")) {
-      if (!val || strlen(val) != 1 || val[0] < '0' || val[0] > '4') {
-        fprintf(stderr, "dab theorems: --level needs 0, 1, 2, 3 or 4\n");
-        return CLI_USAGE;
-      }
-      o.level = val[0] - '0';
-      i++;
-      continue;
-    }
-    if (!strcmp(a, "--seed")) {
-      if ((n = opt_count("--seed", val, 1L << 30)) < 0) return CLI_USAGE;
-      o.seed = (uint64_t)n;
-      i++;
-      continue;
-    }
-    fprintf(stderr, "dab theorems check: unknown option '%s' (dab theorems --help)\n", a);
+  if (max0 > 0) o.max_boxes0 = (int)max0;
+  o.max_boxes1 = max1 > 0 ? (int)max1 : o.max_boxes0 < o.max_boxes1 ? o.max_boxes0 : o.max_boxes1;
+  o.max_boxes0_ext = maxext > 0 ? (int)maxext : o.max_boxes0 < 26 ? o.max_boxes0 : 26;
+  if (maxl3 > 0) o.max_boxes1_l3 = (int)maxl3;
+  o.max_strings2 = (int)strings;
+  o.graphs2 = (int)graphs;
+  o.max_board_lines = (int)lines;
+  o.constructed3 = (int)cons;
+  o.games4 = (int)games;
+  o.threads = (int)threads;
+  o.seed = (uint64_t)seed;
+  if (o.max_strings2 < 4 || o.max_board_lines < 4) {
+    fprintf(stderr, "dab theorems check: --max-strings and --max-lines must be at least 4\n");
     return CLI_USAGE;
   }
-  for (int i = 2; i < argc; i++) {
-    set1 |= !strcmp(argv[i], "--max-boxes1");
-    setext |= !strcmp(argv[i], "--max-boxes-ext");
-  }
-  if (!set1 && o.max_boxes0 < o.max_boxes1) o.max_boxes1 = o.max_boxes0;
-  if (!setext) o.max_boxes0_ext = o.max_boxes0 < 26 ? o.max_boxes0 : 26;
-  if (o.max_strings2 < 4) {
-    fprintf(stderr, "dab theorems: --max-strings must be at least 4\n");
-    return CLI_USAGE;
-  }
-  if (o.max_board_lines < 4) {
-    fprintf(stderr, "dab theorems: --max-lines must be at least 4\n");
-    return CLI_USAGE;
-  }
+  if (o.level < 0 || o.level >= 3)
+    cli_announce_memory("theorems", "the largest retrograde table",
+                        dab_retro_bytes(o.max_board_lines >= 31 ? 31 : o.max_board_lines));
   o.progress = cli_progress;
   o.cancel = cli_cancel_on_signal();
   static thm_report rep;
@@ -120,20 +107,14 @@ static const char *comp_text(dab_sle_comp X, char *buf) {
 }
 
 static int cmd_value(int argc, char **argv) {
-  const char *text = NULL;
   bool json = false, exact = false;
-  for (int i = 2; i < argc; i++) {
-    if (!strcmp(argv[i], "--json")) json = true;
-    else if (!strcmp(argv[i], "--exact")) exact = true;
-    else if (argv[i][0] == '-' && argv[i][1] && !(argv[i][1] >= '0' && argv[i][1] <= '9')) {
-      fprintf(stderr, "dab theorems value: unknown option '%s'\n", argv[i]);
-      return CLI_USAGE;
-    } else if (text) {
-      fprintf(stderr, "dab theorems value: one SLE expected, got a second: '%s'\n", argv[i]);
-      return CLI_USAGE;
-    } else text = argv[i];
-  }
-  if (!text) {
+  const cli_opt table[] = {{"--json", CLI_FLAG, &json, 0},
+                           {"--exact", CLI_FLAG, &exact, 0},
+                           {NULL, 0, NULL, 0}};
+  const char *text;
+  int nargs, rc = cli_parse_args("theorems value", argc, argv, table, &text, 1, &nargs, usage);
+  if (rc) return rc < 0 ? CLI_OK : rc;
+  if (nargs == 0) {
     fprintf(stderr, "dab theorems value: an SLE is needed, e.g. 3+3+L4\n");
     return CLI_USAGE;
   }
@@ -207,7 +188,8 @@ static int cmd_value(int argc, char **argv) {
     if (!empty) {
       printf(",\"open\":\"%s\",\"open_rule\":\"%s\"", comp_text(X, b1), why);
       if (rule) printf(",\"allcock_rule\":%d", rule);
-      printf(",\"v_rest\":%d,\"reply\":\"%s\",\"keep_control\":%s", v_rest, reply,
+      printf(",\"open_optimal\":%s,\"v_rest\":%d,\"reply\":\"%s\",\"keep_control\":%s",
+             dab_sle_open_value(X, v_rest) == v ? "true" : "false", v_rest, reply,
              keep ? "true" : "false");
       printf(",\"optimal_openings\":[");
       int k = 0;
@@ -238,6 +220,9 @@ static int cmd_value(int argc, char **argv) {
   if (!empty) {
     printf("open  %s   (%s%s%s)\n", comp_text(X, b1), why, rule ? ", rule " : "",
            rule ? (rule == 1 ? "1" : rule == 2 ? "2" : rule == 3 ? "3" : "4") : "");
+    if (dab_sle_open_value(X, v_rest) != v)
+      printf("      (not optimal here: worth %d, not %d; odd loops are outside the rule)\n",
+             dab_sle_open_value(X, v_rest), v);
     printf("reply %s   (v of the rest = %d)\n", reply, v_rest);
   }
   printf("nimber *%d (Nimstring: the mover %s)\n", dab_sle_nimber(&G),
@@ -248,24 +233,17 @@ static int cmd_value(int argc, char **argv) {
 }
 
 static int cmd_explain(int argc, char **argv) {
-  const char *text = NULL;
   bool json = false;
-  for (int i = 2; i < argc; i++) {
-    if (!strcmp(argv[i], "--json")) json = true;
-    else if (argv[i][0] == '-' && argv[i][1]) {
-      fprintf(stderr, "dab theorems explain: unknown option '%s'\n", argv[i]);
-      return CLI_USAGE;
-    } else if (text) {
-      fprintf(stderr, "dab theorems explain: one position expected, got a second: '%s'\n", argv[i]);
-      return CLI_USAGE;
-    } else text = argv[i];
-  }
-  if (!text) {
+  const cli_opt table[] = {{"--json", CLI_FLAG, &json, 0}, {NULL, 0, NULL, 0}};
+  const char *text;
+  int nargs, rc = cli_parse_args("theorems explain", argc, argv, table, &text, 1, &nargs, usage);
+  if (rc) return rc < 0 ? CLI_OK : rc;
+  if (nargs == 0) {
     fprintf(stderr, "dab theorems explain: a position is needed\n");
     return CLI_USAGE;
   }
   static dab_parsed p;
-  int rc = cli_parse_position("theorems", text, &p);
+  rc = cli_parse_position("theorems", text, &p);
   if (rc) return rc;
   const dab_geom *g = &p.geom;
   static dab_sc_view view;
@@ -287,6 +265,7 @@ static int cmd_explain(int argc, char **argv) {
     const char *at = strchr(text, '@');
     while (at && *at) {
       at++;
+      if (*at < '0' || *at > '9') break;
       int m = atoi(at);
       if (dab_completes(g, &gm.lines, m) == 2) dx++;
       dab_game_play(g, &gm, m);
@@ -372,9 +351,9 @@ int dab_cmd_theorems(int argc, char **argv) {
     fputs(usage, stderr);
     return CLI_USAGE;
   }
-  if (!strcmp(argv[1], "check")) return cmd_check(argc, argv);
-  if (!strcmp(argv[1], "value")) return cmd_value(argc, argv);
-  if (!strcmp(argv[1], "explain")) return cmd_explain(argc, argv);
+  if (!strcmp(argv[1], "check")) return cmd_check(argc - 1, argv + 1);
+  if (!strcmp(argv[1], "value")) return cmd_value(argc - 1, argv + 1);
+  if (!strcmp(argv[1], "explain")) return cmd_explain(argc - 1, argv + 1);
   fprintf(stderr, "dab theorems: unknown action '%s' (check, value or explain)\n", argv[1]);
   return CLI_USAGE;
 }

@@ -9,11 +9,18 @@
 
 /* X(name, one-line summary) -- keep in the order `dab --help` lists them. */
 #define DAB_COMMANDS(X)                                                        \
-  X(solve, "value of a position, of every move, and the best moves")          \
+  X(solve, "value of a position, of every move, and the best moves")           \
   X(show, "draw a position as ASCII")                                          \
-  X(retro, "exhaustive retrograde over every position below POS")            \
-  X(demo, "the quick tour: solve 3x3 and play one optimal game")              \
-  X(theorems, "endgame theorems: check them exhaustively, value an SLE, explain")
+  X(retro, "exhaustive retrograde over every position below POS")              \
+  X(demo, "the quick tour: build and probe the 3x3 tablebase, play a game")    \
+  X(theorems, "endgame theorems: check them exhaustively, value an SLE, explain") \
+  X(build, "solve a board and write its tablebase file")                       \
+  X(probe, "values of positions from a tablebase (one, or a stream on stdin)") \
+  X(info, "what a tablebase file holds (its meta)")                            \
+  X(check, "integrity check of a tablebase: every block's checksum")           \
+  X(verify, "re-derive every stored value of a tablebase from its successors") \
+  X(arena, "play matches between players, scored against the oracle")         \
+  X(play, "the move a player (perfect, chain, mcts, sw...) makes in POS")
 
 #define DAB_DECLARE(name, summary) int dab_cmd_##name(int argc, char **argv);
 DAB_COMMANDS(DAB_DECLARE)

@@ -102,6 +102,29 @@ static inline int dab_completes(const dab_geom *g, const dab_lineset *s, int m) 
 
 /* ---- Fast path: a position is one uint64_t ---------------------------- */
 
+/* pext / pdep: BMI2 when compiled for it, else portable loops. */
+static inline uint64_t dab_pext64(uint64_t x, uint64_t mask) {
+#ifdef __BMI2__
+  return _pext_u64(x, mask);
+#else
+  uint64_t r = 0, bit = 1;
+  for (; mask; mask &= mask - 1, bit <<= 1)
+    if (x & mask & -mask) r |= bit;
+  return r;
+#endif
+}
+
+static inline uint64_t dab_pdep64(uint64_t x, uint64_t mask) {
+#ifdef __BMI2__
+  return _pdep_u64(x, mask);
+#else
+  uint64_t r = 0;
+  for (; mask; mask &= mask - 1, x >>= 1)
+    if (x & 1) r |= mask & -mask;
+  return r;
+#endif
+}
+
 static inline int dab64_sides(const dab_geom *g, uint64_t p, int b) {
   return __builtin_popcountll(p & g->box_mask[b]);
 }
@@ -115,24 +138,30 @@ static inline int dab64_completes(const dab_geom *g, uint64_t p, int m) {
   return k;
 }
 
+/* Each side of every box as a bit vector over box numbers: bit b of .top
+** is set when box b's top line is drawn.  pext of a side mask lists that
+** side of every box in box order.  Needs nboxes <= 64 (every fast-path
+** board). */
+typedef struct dab64_sides4 {
+  uint64_t top, bottom, left, right;
+} dab64_sides4;
+
+static inline dab64_sides4 dab64_side_vectors(const dab_geom *g, uint64_t p) {
+  dab64_sides4 v = {dab_pext64(p, g->side_mask[DAB_SIDE_TOP]), dab_pext64(p, g->side_mask[DAB_SIDE_BOTTOM]),
+                    dab_pext64(p, g->side_mask[DAB_SIDE_LEFT]), dab_pext64(p, g->side_mask[DAB_SIDE_RIGHT])};
+  return v;
+}
+
 /* Boxes with exactly three sides drawn (capturable coins), as a mask over
-** box numbers.  Needs nboxes <= 64, which every fast-path board has. */
+** box numbers: an odd number of sides, and at least one pair drawn. */
 static inline uint64_t dab64_three_sided(const dab_geom *g, uint64_t p) {
-#ifdef __BMI2__
-  /* pext of each side mask lists that side of every box in box order, so
-  ** four bit vectors a,b,c,d; a box has 3 sides iff an odd number are set
-  ** and at least one pair is: (a^b^c^d) & (ab | cd). */
-  uint64_t a = _pext_u64(p, g->side_mask[DAB_SIDE_TOP]);
-  uint64_t b = _pext_u64(p, g->side_mask[DAB_SIDE_BOTTOM]);
-  uint64_t c = _pext_u64(p, g->side_mask[DAB_SIDE_LEFT]);
-  uint64_t d = _pext_u64(p, g->side_mask[DAB_SIDE_RIGHT]);
-  return (a ^ b ^ c ^ d) & ((a & b) | (c & d));
-#else
-  uint64_t three = 0;
-  for (int b = 0; b < g->nboxes; b++)
-    if (dab64_sides(g, p, b) == 3) three |= 1ull << b;
-  return three;
-#endif
+  dab64_sides4 v = dab64_side_vectors(g, p);
+  return (v.top ^ v.bottom ^ v.left ^ v.right) & ((v.top & v.bottom) | (v.left & v.right));
+}
+
+/* Mask of every box number. */
+static inline uint64_t dab64_all_boxes(const dab_geom *g) {
+  return g->nboxes >= 64 ? ~0ull : (1ull << g->nboxes) - 1;
 }
 
 /* ---- A game in progress (for play; solvers use bare line sets) -------- */

@@ -72,28 +72,6 @@ static double now_seconds(void) {
   return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-static inline uint64_t deposit(uint64_t q, uint64_t mask) {
-#ifdef __BMI2__
-  return _pdep_u64(q, mask);
-#else
-  uint64_t p = 0;
-  for (uint64_t bit = 1; mask; mask &= mask - 1, bit <<= 1)
-    if (q & bit) p |= mask & -mask;
-  return p;
-#endif
-}
-
-static inline uint64_t extract(uint64_t p, uint64_t mask) {
-#ifdef __BMI2__
-  return _pext_u64(p, mask);
-#else
-  uint64_t q = 0, bit = 1;
-  for (; mask; mask &= mask - 1, bit <<= 1)
-    if (p & mask & -mask) q |= bit;
-  return q;
-#endif
-}
-
 /* Value of drawing real line m (undrawn in p, index bit mbit) from p. */
 static inline int move_value(const retro_job *j, uint64_t p, uint64_t q, int m, uint64_t mbit) {
   int k = dab64_completes(j->g, p, m);
@@ -105,7 +83,7 @@ static inline int move_value(const retro_job *j, uint64_t p, uint64_t q, int m, 
 static inline int8_t solve_one(const retro_job *j, uint64_t q) {
   const dab_geom *g = j->g;
   const int8_t *V = j->value;
-  uint64_t p = j->root | deposit(q, j->free_mask);
+  uint64_t p = j->root | dab_pdep64(q, j->free_mask);
   uint64_t avail = ~q & j->index_mask;
   if (!avail) return 0;
   uint64_t three = dab64_three_sided(g, p);
@@ -116,7 +94,7 @@ static inline int8_t solve_one(const retro_job *j, uint64_t q) {
       int b = __builtin_ctzll(t);
       int s = __builtin_ctzll(g->box_mask[b] & ~p);
       int n = g->line_box[s][0] == b ? g->line_box[s][1] : g->line_box[s][0];
-      uint64_t sbit = extract(1ull << s, j->free_mask);
+      uint64_t sbit = dab_pext64(1ull << s, j->free_mask);
       int nsides = n < 0 ? 0 : dab64_sides(g, p, n);
       if (nsides == 3) return (int8_t)(2 + V[q | sbit]);
       if (nsides != 2) return (int8_t)(1 + V[q | sbit]);
@@ -126,7 +104,7 @@ static inline int8_t solve_one(const retro_job *j, uint64_t q) {
     }
     /* No safe capture: every capture, plus the decline of the first box. */
     int t = __builtin_ctzll(g->box_mask[decline_box] & ~p & ~(1ull << decline_from));
-    int decline = move_value(j, p, q, t, extract(1ull << t, j->free_mask));
+    int decline = move_value(j, p, q, t, dab_pext64(1ull << t, j->free_mask));
     return (int8_t)(best > decline ? best : decline);
   }
 
@@ -143,7 +121,7 @@ static inline int8_t solve_one(const retro_job *j, uint64_t q) {
   int best = -128;
   for (; avail; avail &= avail - 1) {
     uint64_t bit = avail & -avail;
-    int m = __builtin_ctzll(deposit(bit, j->free_mask));
+    int m = __builtin_ctzll(dab_pdep64(bit, j->free_mask));
     int v = move_value(j, p, q, m, bit);
     if (v > best) best = v;
   }

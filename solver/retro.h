@@ -10,9 +10,6 @@
 #include "board.h"
 #include "progress.h"
 #include "solver/analysis.h"
-#ifdef __BMI2__
-#include <immintrin.h>
-#endif
 
 /*
 ** The table.  Below a root position (the lines already drawn), every
@@ -70,14 +67,7 @@ static inline bool dab_retro_covers(const dab_retro *r, uint64_t p) {
 }
 
 static inline uint64_t dab_retro_index(const dab_retro *r, uint64_t p) {
-#ifdef __BMI2__
-  return _pext_u64(p, r->free_mask);
-#else
-  uint64_t idx = 0, bit = 1;
-  for (uint64_t m = r->free_mask; m; m &= m - 1, bit <<= 1)
-    if (p & m & -m) idx |= bit;
-  return idx;
-#endif
+  return dab_pext64(p, r->free_mask);
 }
 
 /* Value of a covered position p (see dab_retro_covers). */

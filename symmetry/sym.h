@@ -7,9 +7,6 @@
 #define DAB_SYM_H
 
 #include "board.h"
-#ifdef __BMI2__
-#include <immintrin.h>
-#endif
 
 /*
 ** A board of R x C boxes has 4 symmetries (identity, two mirrors, the
@@ -71,12 +68,7 @@ static inline uint64_t dab_sym_border_normal64(const dab_sym *s, uint64_t p) {
   for (int i = 0; i < s->ngroups; i++) {
     uint64_t grp = s->group[i];
     int n = __builtin_popcountll(p & grp);
-#ifdef __BMI2__
-    uint64_t low = _pdep_u64((1ull << n) - 1, grp);
-#else
-    uint64_t low = 0, rest = grp;
-    for (int k = 0; k < n; k++) { low |= rest & -rest; rest &= rest - 1; }
-#endif
+    uint64_t low = dab_pdep64((1ull << n) - 1, grp);
     p = (p & ~grp) | low;
   }
   return p;

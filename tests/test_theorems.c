@@ -67,7 +67,8 @@ static void enum_rec(int remaining, int minlen, int kind, int nc, int nl) {
   /* kind 0: still adding chains (>= minlen); then loops. */
   dab_sle G;
   dab_sle_make(&G, ch, nc, lp, nl);
-  int v = dab_sle_v(&G), vc = dab_sle_value_closed(&G);
+  int v = dab_sle_v_rec(&G), vc = dab_sle_value_closed(&G);
+  if (dab_sle_v(&G) != v && nbad++ < 5) fprintf(stderr, "dab_sle_value differs\n");
   nchk++;
   if (v != vc && nbad++ < 5) {
     char buf[256];
@@ -107,6 +108,8 @@ static void test_bridge(void) {
   int nc, nl;
   TH_CHECK(dab_sle_from_position(&p.geom, &p.game.lines, false, c, &nc, l, &nl), "1x3 is SLE");
   TH_CHECK(nc == 1 && nl == 0 && c[0] == 3, "one 3-chain (nc %d nl %d)", nc, nl);
+  int pv = 0;
+  TH_CHECK(dab_sle_position_value(&p.geom, &p.game.lines, &pv) && pv == -3, "1x3 chain worth -3");
   /* 2x2 with all outer lines drawn: a 4-loop. */
   TH_CHECK(dab_parse_position("2x2@0,1,4,5,6,8,9,11", &p, &err) == DAB_OK, "parse 2x2");
   TH_CHECK(dab_sle_from_position(&p.geom, &p.game.lines, false, c, &nc, l, &nl), "2x2 loop");

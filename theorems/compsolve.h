@@ -101,17 +101,17 @@ int dab_cs_moves(const dab_cs_pos *p, dab_cs_move *moves);
 /*
 ** Alpha-beta value of normalized p within (alpha, beta): the exact value
 ** if strictly inside, else a bound on the same side (fail-soft).
-** RETURN: the value, or DAB_SLE_BAD when the table is full (the search
-** then stops; entries stay valid).
+** NOTES: when the table reaches max_entries, new positions are no longer
+** stored: results stay exact, searches get slower.
 */
 int dab_cs_search(dab_cs *cs, const dab_cs_pos *p, int alpha, int beta);
 
 /* Exact value of normalized p; guess (e.g. the recursion's prediction)
-** only affects speed.  RETURN: DAB_SLE_BAD when the table is full. */
+** only affects speed: a right guess costs one narrow window. */
 int dab_cs_value(dab_cs *cs, const dab_cs_pos *p, int guess);
 
-/* The value for the mover of one move (captured + value of the child, or
-** minus the child's value).  RETURN: DAB_SLE_BAD when the table is full. */
+/* The value for the mover of one move (captured + free + v(child), or
+** -(free + v(child)) for a quiet cut). */
 int dab_cs_move_value(dab_cs *cs, const dab_cs_move *m, int guess);
 
 /* Writes p as text: "3+L4+3GF+2FF" style (GG paths as plain numbers,

@@ -28,7 +28,7 @@
 #define DAB_SG_MAX_STRINGS 24
 #define DAB_SG_MAX_COINS 32
 /* Nimbers are found by probing heaps 0..DAB_SG_MAX_HEAP-1. */
-#define DAB_SG_MAX_HEAP 16
+#define DAB_SG_MAX_HEAP 8
 
 typedef struct dab_sg {
   int ncoins, nstrings;

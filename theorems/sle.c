@@ -4,7 +4,6 @@
 */
 #include <ctype.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include "game/sc.h"
 #include "sle.h"
@@ -98,52 +97,83 @@ static int value_lattice(const sle_type *types, int ntypes, int states) {
   return memo[states - 1];
 }
 
-int dab_sle_value(const int16_t *chains, int nchains, const int16_t *loops, int nloops) {
-  if (nchains < 0 || nloops < 0 || nchains > DAB_SLE_MAX || nloops > DAB_SLE_MAX)
-    return DAB_SLE_BAD;
-  int n = nchains + nloops;
-  if (n == 0) return 0;
-  sle_type types[2 * DAB_SLE_MAX];
+/* Collects the distinct component types; RETURN: their count, or -1 on
+** bad input.  *odd_loop is set when a loop has odd length (3 included). */
+static int collect_types(const int16_t *chains, int nchains, const int16_t *loops, int nloops,
+                         sle_type *types, bool *odd_loop, bool *has3loop) {
+  if (nchains < 0 || nloops < 0 || nchains > DAB_SLE_MAX || nloops > DAB_SLE_MAX) return -1;
   int ntypes = 0;
-  bool has3loop = false;
+  *odd_loop = *has3loop = false;
   for (int i = 0; i < nchains; i++) {
-    if (chains[i] < 1) return DAB_SLE_BAD;
+    if (chains[i] < 1) return -1;
     ntypes = add_type(types, ntypes, DAB_SLE_CHAIN, chains[i]);
   }
   for (int i = 0; i < nloops; i++) {
-    if (loops[i] < 3) return DAB_SLE_BAD;
-    if (loops[i] == 3) has3loop = true;
+    if (loops[i] < 3) return -1;
+    if (loops[i] == 3) *has3loop = true;
+    if (loops[i] % 2) *odd_loop = true;
     ntypes = add_type(types, ntypes, DAB_SLE_LOOP, loops[i]);
   }
-  if (n == 1) return dab_sle_open_value(types[0].comp, 0);
+  return ntypes;
+}
+
+int dab_sle_value_rec(const int16_t *chains, int nchains, const int16_t *loops, int nloops) {
+  sle_type types[2 * DAB_SLE_MAX];
+  bool odd, has3;
+  int ntypes = collect_types(chains, nchains, loops, nloops, types, &odd, &has3);
+  if (ntypes < 0) return DAB_SLE_BAD;
+  if (ntypes == 0) return 0;
+  if (nchains + nloops == 1) return dab_sle_open_value(types[0].comp, 0);
   long states = 1;
   for (int i = 0; i < ntypes && states <= DAB_SLE_MEMO; i++) states *= types[i].count + 1;
   if (states <= DAB_SLE_MEMO) return value_lattice(types, ntypes, (int)states);
-  if (!has3loop) {
-    dab_sle G;
-    if (!dab_sle_make(&G, chains, nchains, loops, nloops)) return DAB_SLE_BAD;
-    return dab_sle_value_closed(&G);
-  }
   return value_dfs(types, ntypes);
+}
+
+int dab_sle_value(const int16_t *chains, int nchains, const int16_t *loops, int nloops) {
+  /* Up to 3 components the lattice has at most 8 states: cheaper than
+  ** building the closed form's multiset. */
+  if (nchains + nloops <= 3 || nchains < 0 || nloops < 0)
+    return dab_sle_value_rec(chains, nchains, loops, nloops);
+  bool odd = false;
+  int size = 0;
+  for (int i = 0; i < nloops; i++) {
+    odd |= loops[i] % 2 != 0;
+    size += loops[i];
+  }
+  for (int i = 0; i < nchains; i++) size += chains[i];
+  if (nchains > DAB_SLE_MAX || nloops > DAB_SLE_MAX) return DAB_SLE_BAD;
+  if (odd) return dab_sle_value_rec(chains, nchains, loops, nloops);
+  if (size > DAB_SLE_VERIFIED) {
+    /* Beyond the verified range: the recursion while its lattice fits
+    ** the stack memo, else the published closed form. */
+    sle_type types[2 * DAB_SLE_MAX];
+    bool o3, h3;
+    int ntypes = collect_types(chains, nchains, loops, nloops, types, &o3, &h3);
+    if (ntypes < 0) return DAB_SLE_BAD;
+    long states = 1;
+    for (int i = 0; i < ntypes && states <= DAB_SLE_MEMO; i++) states *= types[i].count + 1;
+    if (states <= DAB_SLE_MEMO) return value_lattice(types, ntypes, (int)states);
+  }
+  /* Even loops within the exhaustively verified range: O(n). */
+  dab_sle G;
+  if (!dab_sle_make(&G, chains, nchains, loops, nloops)) return DAB_SLE_BAD;
+  return dab_sle_value_closed(&G);
 }
 
 int dab_sle_v(const dab_sle *G) {
   return dab_sle_value(G->chain, G->nchains, G->loop, G->nloops);
 }
 
-/* ---- Multisets ------------------------------------------------------ */
-
-static int cmp16(const void *a, const void *b) {
-  return *(const int16_t *)a - *(const int16_t *)b;
+int dab_sle_v_rec(const dab_sle *G) {
+  return dab_sle_value_rec(G->chain, G->nchains, G->loop, G->nloops);
 }
 
-/* Insertion sort: component lists are short and this must not call into
-** anything that could allocate. */
+/* ---- Multisets ------------------------------------------------------ */
+
+/* Insertion sort: component lists are short (at most DAB_SLE_MAX) and
+** this must not call anything that could allocate. */
 static void sort16(int16_t *a, int n) {
-  if (n > 32) {
-    qsort(a, (size_t)n, sizeof *a, cmp16);
-    return;
-  }
   for (int i = 1; i < n; i++) {
     int16_t x = a[i];
     int j = i - 1;
@@ -456,9 +486,30 @@ int dab_sle_nimber(const dab_sle *G) {
 
 bool dab_sle_from_position(const dab_geom *g, const dab_lineset *s, bool extended,
                            int16_t *chains, int *nchains, int16_t *loops, int *nloops) {
-  if (dab_geom_fast(g) && dab64_three_sided(g, dab_ls_word(s))) return false;
+  /* An extended SLE is exactly a position where every box has 2 or 4
+  ** sides drawn (degree 2 or taken): reject the rest with popcounts. */
+  if (dab_geom_fast(g)) {
+    uint64_t p = dab_ls_word(s);
+    for (int b = 0; b < g->nboxes; b++) {
+      int sides = dab64_sides(g, p, b);
+      if (sides != 2 && sides != 4) return false;
+    }
+  } else {
+    for (int b = 0; b < g->nboxes; b++) {
+      int sides = dab_box_sides(g, s, b);
+      if (sides != 2 && sides != 4) return false;
+    }
+  }
   dab_sc_view v;
   dab_sc_analyze(g, s, &v);
   if (!dab_sc_is_sle(&v, extended)) return false;
   return dab_sc_multiset(&v, chains, nchains, loops, nloops) == 0;
+}
+
+bool dab_sle_position_value(const dab_geom *g, const dab_lineset *s, int *value) {
+  int16_t chains[DAB_MAX_BOXES], loops[DAB_MAX_BOXES];
+  int nc, nl;
+  if (!dab_sle_from_position(g, s, true, chains, &nc, loops, &nl)) return false;
+  *value = -dab_sle_value(chains, nc, loops, nl);
+  return true;
 }

@@ -46,25 +46,42 @@ typedef struct dab_sle {
 /* ---- The two calls solvers use at their leaves ---------------------- */
 
 /*
-** v(G) by the exact value recursion of the spec:
-**   v(empty) = 0
-**   v(G) = min over components X:  chain a>=3:  a-2+|2-v(G-X)|
-**                                  loop  a:     a-4+|4-v(G-X)|
-**                                  chain 1,2:   a-v(G-X)
+** v(G), exact, fast: the function solvers call at their leaves.
 ** PARAMETERS: chain lengths (>= 1) and loop lengths (>= 3), any order;
 ** counts may be 0 (the arrays may then be NULL).
 ** RETURN: v(G).  Out-of-range input (a length < 1, a loop < 3, more than
 ** DAB_SLE_MAX of either kind) returns DAB_SLE_BAD.
-** NOTES: memoises over the lattice of sub-multisets (distinct component
-** types with counts, mixed-radix index) in a fixed stack array; with many
-** distinct types (more than DAB_SLE_MEMO sub-multisets) and no 3-loops it
-** switches to the closed form, which level 0 checks against the
-** recursion.  No allocation, no global state.
+** NOTES: when every loop is even and |G| <= DAB_SLE_VERIFIED it evaluates
+** the closed form V and the BZ5 rule in O(#components) (the checker
+** proves them equal to the recursion on every such G, level 0).  Larger
+** G with even loops use the recursion when its lattice fits the memo,
+** else the published closed form (Allcock; BZ5), unverified there.  Odd
+** loops (never on boards) always use dab_sle_value_rec.  No allocation,
+** no global state; about 45 KiB of stack in the recursion case.
 */
 int dab_sle_value(const int16_t *chains, int nchains, const int16_t *loops, int nloops);
 
+/*
+** v(G) by the exact value recursion of the spec, and nothing else (the
+** checker's level-0 oracle):
+**   v(empty) = 0
+**   v(G) = min over components X:  chain a>=3:  a-2+|2-v(G-X)|
+**                                  loop  a:     a-4+|4-v(G-X)|
+**                                  chain 1,2:   a-v(G-X)
+** Same parameters and return as dab_sle_value.
+** NOTES: memoises over the lattice of sub-multisets (distinct component
+** types with counts, mixed-radix index) in a fixed stack array of
+** DAB_SLE_MEMO entries; a lattice larger than that (>= 14 distinct types,
+** over 100 boxes) falls back to plain recursion, exponential in the
+** number of components.
+*/
+int dab_sle_value_rec(const int16_t *chains, int nchains, const int16_t *loops, int nloops);
+
 #define DAB_SLE_BAD (-32768)
 #define DAB_SLE_MEMO 16384
+/* Largest |G| for which level 0 of the checker verifies the closed form
+** and BZ5 against the recursion (bench/theorems_full.sh). */
+#define DAB_SLE_VERIFIED 46
 
 /*
 ** Bridge from a board: if the position s on g is an SLE (extended: 1- and
@@ -77,6 +94,13 @@ int dab_sle_value(const int16_t *chains, int nchains, const int16_t *loops, int 
 */
 bool dab_sle_from_position(const dab_geom *g, const dab_lineset *s, bool extended,
                            int16_t *chains, int *nchains, int16_t *loops, int *nloops);
+
+/*
+** The exact board value of an (extended) SLE position for the player to
+** move: -v(G).  RETURN: true and *value, or false when s is not an SLE.
+** A solver can return this at any node where it is true.
+*/
+bool dab_sle_position_value(const dab_geom *g, const dab_lineset *s, int *value);
 
 /* ---- Building and printing multisets ------------------------------- */
 
@@ -98,8 +122,9 @@ dab_status dab_sle_parse(const char *text, bool allow_3loops, dab_sle *G, dab_er
 ** NULL if len is too small (buf then holds a truncated string). */
 char *dab_sle_format(const dab_sle *G, char *buf, size_t len);
 
-/* v(G) of a dab_sle (dab_sle_value on its arrays). */
+/* v(G) of a dab_sle: dab_sle_value / dab_sle_value_rec on its arrays. */
 int dab_sle_v(const dab_sle *G);
+int dab_sle_v_rec(const dab_sle *G);
 
 /* Total boxes |G|, counts by kind. */
 int dab_sle_size(const dab_sle *G);

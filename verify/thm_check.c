@@ -116,9 +116,9 @@ void thm_report_print(FILE *f, const thm_report *rep, bool json) {
     for (int i = 0; i < rep->nerr; i++) {
       const thm_errrow *e = &rep->err[i];
       fprintf(f, "%s{\"board\":\"%s\",\"junctions\":%d,\"positions\":%llu,\"exact\":%llu,"
-                 "\"mean_abs_err\":%.4f,\"max_abs_err\":%d}",
+                 "\"same_winner\":%llu,\"mean_abs_err\":%.4f,\"max_abs_err\":%d}",
               i ? "," : "", e->board, e->junctions, (unsigned long long)e->positions,
-              (unsigned long long)e->exact,
+              (unsigned long long)e->exact, (unsigned long long)e->same_winner,
               e->positions ? (double)e->abs_err_sum / (double)e->positions : 0.0, e->max_err);
     }
     fprintf(f, "],\"seconds\":%.2f,\"ok\":%s}\n", rep->seconds,
@@ -141,14 +141,15 @@ void thm_report_print(FILE *f, const thm_report *rep, bool json) {
     fprintf(f, "\nnon-SLE loony endgames (no capturable box, no safe move, a junction)\n"
                "treated as the SLE of their runs, each junction box joined to its longest\n"
                "run; error = |exact - predicted| board value:\n");
-    fprintf(f, "%-6s %-9s %12s %9s %9s %8s\n", "board", "junctions", "positions", "exact",
-            "mean err", "max err");
+    fprintf(f, "%-6s %-9s %12s %9s %12s %9s %8s\n", "board", "junctions", "positions", "exact",
+            "same winner", "mean err", "max err");
     for (int i = 0; i < rep->nerr; i++) {
       const thm_errrow *e = &rep->err[i];
-      fprintf(f, "%-6s %-9s %12llu %8.1f%% %9.3f %8d\n", e->board,
+      fprintf(f, "%-6s %-9s %12llu %8.1f%% %11.1f%% %9.3f %8d\n", e->board,
               e->junctions >= 3 ? ">=3" : e->junctions == 2 ? "2" : e->junctions == 1 ? "1" : "0",
               (unsigned long long)e->positions,
               e->positions ? 100.0 * (double)e->exact / (double)e->positions : 0.0,
+              e->positions ? 100.0 * (double)e->same_winner / (double)e->positions : 0.0,
               e->positions ? (double)e->abs_err_sum / (double)e->positions : 0.0, e->max_err);
     }
   }

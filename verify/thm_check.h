@@ -57,6 +57,7 @@ typedef struct thm_errrow {
   char board[8];
   int junctions;        /* junction coins (degree >= 3); 3 means >= 3 */
   uint64_t positions, exact;
+  uint64_t same_winner;  /* sign(exact) == sign(predicted) */
   uint64_t abs_err_sum;
   int max_err;
 } thm_errrow;

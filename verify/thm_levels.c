@@ -24,6 +24,10 @@ typedef struct sle_enum {
   void (*fn)(void *ctx, const dab_sle *G, int size);
   void *ctx;
   dab_cancel_flag *cancel;
+  dab_progress_fn progress;
+  void *progress_ctx;
+  const char *what;
+  double t0;
   bool canceled;
   uint64_t visited;
   dab_sle G;
@@ -36,6 +40,11 @@ static void enum_rec(sle_enum *e, int size, int minlen, bool in_loops) {
     return;
   }
   e->visited++;
+  if (e->progress && !(e->visited & 0x3fff)) {
+    dab_progress pr = {.what = e->what, .done = e->visited, .total = 0,
+                       .elapsed = thm_now() - e->t0};
+    e->progress(e->progress_ctx, &pr);
+  }
   e->fn(e->ctx, &e->G, size);
   if (!in_loops)
     for (int a = minlen; size + a <= e->max && e->G.nchains < DAB_SLE_MAX; a++) {
@@ -56,6 +65,7 @@ static bool sle_enumerate(sle_enum *e) {
   e->G.nchains = e->G.nloops = 0;
   e->visited = 0;
   e->canceled = false;
+  e->t0 = thm_now();
   enum_rec(e, 0, e->min_chain, false);
   return !e->canceled;
 }
@@ -71,7 +81,7 @@ static bool has_odd_loop(const dab_sle *G) {
 static int v_without(const dab_sle *G, dab_sle_comp X) {
   dab_sle H;
   if (!dab_sle_remove(G, X.kind, X.len, &H)) return DAB_SLE_BAD;
-  return dab_sle_v(&H);
+  return dab_sle_v_rec(&H);
 }
 
 static const char *comp_name(dab_sle_comp X, char *buf) {
@@ -87,6 +97,7 @@ enum {
 };
 
 typedef struct l0_ctx {
+  thm_claim *lib;
   thm_claim *board[L0_N], *odd[L0_N];
   thm_claim *bz5_value, *bz5_move, *bz5_value_odd, *bz5_move_odd;
   int max;
@@ -97,7 +108,9 @@ static void l0_strict(void *vctx, const dab_sle *G, int size) {
   bool odd = has_odd_loop(G);
   thm_claim **cl = odd ? x->odd : x->board;
   char b[160], b2[16];
-  int v = dab_sle_v(G);
+  int v = dab_sle_v_rec(G);
+  int fast = dab_sle_v(G);
+  THM_CASE(x->lib, fast == v, "G=%s: dab_sle_value %d, recursion %d", fmt(G, b), fast, v);
   int c = dab_sle_c(G);
   if (c >= 2) THM_CASE(cl[L0_BC], v == c, "G=%s: c=%d, v=%d", fmt(G, b), c, v);
   int cold = dab_sle_fcv(G) + dab_sle_tb_old(G);
@@ -153,7 +166,7 @@ static void l0_strict(void *vctx, const dab_sle *G, int size) {
         a[j] = a[j + 1];
         a[j + 1] = t;
       }
-      int vh = dab_sle_v(&H);
+      int vh = dab_sle_v_rec(&H);
       int diff = vh > v ? vh - v : v - vh;
       THM_CASE(cl[L0_LIPSCHITZ], diff <= d, "G=%s: v=%d, lengthening %s%d by %d gives v=%d",
                fmt(G, b), v, k ? "L" : "", len[i], d, vh);
@@ -170,12 +183,14 @@ static void l0_extended(void *vctx, const dab_sle *G, int size) {
   thm_claim *cv = odd ? x->bz5_value_odd : x->bz5_value;
   thm_claim *cm = odd ? x->bz5_move_odd : x->bz5_move;
   char b[160];
-  int v = dab_sle_v(G);
+  int v = dab_sle_v_rec(G);
+  int fast = dab_sle_v(G);
+  THM_CASE(x->lib, fast == v, "G=%s: dab_sle_value %d, recursion %d", fmt(G, b), fast, v);
   dab_sle C = *G;
   C.nchains = 0;
   for (int i = 0; i < G->nchains; i++)
     if (G->chain[i] >= 3) C.chain[C.nchains++] = G->chain[i];
-  int vc = dab_sle_v(&C);
+  int vc = dab_sle_v_rec(&C);
   int pred = dab_sle_bz5(vc, k, n);
   THM_CASE(cv, pred == v, "G=%s: v(C)=%d k=%d n=%d predicts %d, v=%d", fmt(G, b), vc, k, n, pred,
            v);
@@ -226,20 +241,25 @@ dab_status thm_level0(const thm_opts *o, thm_report *rep, dab_err *err) {
                                   "ext. SLE with an odd loop", 0, "boxes", maxe, THM_INFO);
   x.bz5_move_odd = thm_claim_new(rep, "BZ5", "hand out 1-chains, then 2-chains",
                                  "ext. SLE with an odd loop", 0, "boxes", maxe, THM_INFO);
-  int first = rep->n - 4 - 2 * L0_N;
+  x.lib = thm_claim_new(rep, "LIB", "dab_sle_value (fast path) = recursion", "ext. SLE, loops >= 4",
+                        0, "boxes", o->max_boxes0, THM_HOLD);
+  int first = rep->n - 5 - 2 * L0_N;
   double t0 = thm_now();
   sle_enum e = {.max = o->max_boxes0, .min_chain = 3, .min_loop = 4, .fn = l0_strict, .ctx = &x,
-                .cancel = o->cancel};
+                .cancel = o->cancel, .progress = o->progress, .progress_ctx = o->progress_ctx,
+                .what = "level 0: SLEs"};
   if (!sle_enumerate(&e)) return dab_fail(err, DAB_ECANCELED, "canceled");
   double t1 = thm_now();
   sle_enum e2 = {.max = maxe, .min_chain = 1, .min_loop = 4, .fn = l0_extended, .ctx = &x,
-                 .cancel = o->cancel};
+                 .cancel = o->cancel, .progress = o->progress, .progress_ctx = o->progress_ctx,
+                 .what = "level 0: extended SLEs"};
   if (!sle_enumerate(&e2)) return dab_fail(err, DAB_ECANCELED, "canceled");
   double t2 = thm_now();
   for (int i = first; i < rep->n; i++)
     rep->c[i].seconds = rep->c[i].id[0] == 'B' && rep->c[i].id[1] == 'Z' && rep->c[i].id[2] == '5'
                             ? t2 - t1
                             : t1 - t0;
+  x.lib->seconds = t2 - t0;
   return DAB_OK;
 }
 
@@ -280,7 +300,7 @@ static void l1_fn(void *vctx, const dab_sle *G, int size) {
   (void)size;
   l1_ctx *x = vctx;
   char b[160], b2[16];
-  int v = dab_sle_v(G);
+  int v = dab_sle_v_rec(G);
   int gv = game_value(x->cs, G, -v);
   THM_CASE(x->rec, gv == -v, "G=%s: recursion v=%d, game value %+d (so v=%d)", fmt(G, b), v, gv,
            -gv);
@@ -318,7 +338,7 @@ static void l1_fn(void *vctx, const dab_sle *G, int size) {
       dab_sle_comp X = {(int8_t)k, len[i]};
       dab_sle R;
       dab_sle_remove(G, k, len[i], &R);
-      int vr = dab_sle_v(&R);
+      int vr = dab_sle_v_rec(&R);
       int gr = game_value(x->cs, &R, -vr);
       dab_cs_pos P;
       dab_cs_from_sle(&R, &P);
@@ -345,7 +365,7 @@ static void l1_l3(void *vctx, const dab_sle *G, int size) {
   l1_ctx *x = vctx;
   if (!dab_sle_count_loops(G, 3)) return;
   char b[160];
-  int v = dab_sle_v(G);
+  int v = dab_sle_v_rec(G);
   int gv = game_value(x->cs, G, -v);
   THM_CASE(x->l3, gv == -v, "G=%s: recursion v=%d, game v=%d", fmt(G, b), v, -gv);
 }
@@ -376,11 +396,13 @@ dab_status thm_level1(const thm_opts *o, thm_report *rep, dab_err *err) {
   int first = rep->n - 8;
   double t0 = thm_now();
   sle_enum e = {.max = max, .min_chain = 1, .min_loop = 4, .fn = l1_fn, .ctx = &x,
-                .cancel = o->cancel};
+                .cancel = o->cancel, .progress = o->progress, .progress_ctx = o->progress_ctx,
+                .what = "level 1: string game"};
   bool ok = sle_enumerate(&e);
   double t1 = thm_now();
   sle_enum e3 = {.max = max3, .min_chain = 1, .min_loop = 3, .fn = l1_l3, .ctx = &x,
-                 .cancel = o->cancel};
+                 .cancel = o->cancel, .progress = o->progress, .progress_ctx = o->progress_ctx,
+                 .what = "level 1: 3-loops"};
   if (ok) ok = sle_enumerate(&e3);
   double t2 = thm_now();
   for (int i = first; i < rep->n; i++) rep->c[i].seconds = t1 - t0;
@@ -531,7 +553,8 @@ dab_status thm_level2(const thm_opts *o, thm_report *rep, dab_err *err) {
   double t0 = thm_now();
   /* Every extended SLE (with 3-loops) that fits maxs strings: boxes <= maxs. */
   sle_enum e = {.max = maxs, .min_chain = 1, .min_loop = 3, .fn = l2_sle, .ctx = &x,
-                .cancel = o->cancel};
+                .cancel = o->cancel, .progress = o->progress, .progress_ctx = o->progress_ctx,
+                .what = "level 2: Nimstring"};
   if (!sle_enumerate(&e)) return dab_fail(err, DAB_ECANCELED, "canceled");
   if (x.oom) return dab_fail(err, DAB_ENOMEM, "out of memory in the graph solver");
   double t1 = thm_now();

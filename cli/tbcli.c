@@ -1,0 +1,28 @@
+/*
+** tbcli.c: opening tablebase arguments for the CLI.
+** See Copyright Notice in README.md
+*/
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include "cli/cliutil.h"
+#include "cli/tbcli.h"
+
+int tbcli_open(const char *cmd, const char *file, const char *tb_dir, dabtb **out) {
+  dab_err err;
+  struct stat sb;
+  dab_status st;
+  *out = NULL;
+  if (stat(file, &sb) != 0 && !strchr(file, '/')) {
+    int rows, cols;
+    size_t used;
+    if (dab_parse_board(file, &rows, &cols, &used, NULL) == DAB_OK &&
+        (!file[used] || !strcmp(file + used, ".dab"))) {
+      st = dabtb_open_board(rows, cols, tb_dir, out, &err);
+      if (st == DAB_EIO) st = DAB_EINPUT; /* not found: a bad argument */
+      return st ? cli_error(cmd, st, err.msg) : 0;
+    }
+  }
+  st = dabtb_open(file, NULL, out, &err);
+  return st ? cli_error(cmd, st, err.msg) : 0;
+}

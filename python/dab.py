@@ -1,0 +1,213 @@
+"""dab.py: dab tablebases from Python, through ctypes on libdab.so.
+
+    from dab import Tablebase
+    tb = Tablebase("3x3")            # a board name (search path) or a .dab path
+    tb.value("3x3@0,1")              # position text, or an int line set
+    tb.move_values(0)                # {line: value} for every legal move
+    tb.best_moves("3x3")             # [lines]
+    tb.analyze("3x3")                # the JSON object of `dab probe --json`
+    tb.values(np.array([...], dtype=np.uint64))   # batch: int8 array
+
+Values follow Wilson's convention: the net boxes the player to move gains
+from here under optimal play.  A position is a line set: bit i set = line i
+drawn (OpenSpiel dots_and_boxes action ids).  Needs no build step beyond
+the project's Makefile (build/libdab.so); run with /usr/bin/python3.
+Thread safety: one Tablebase may be used from many threads at once.
+"""
+import ctypes
+import os
+
+__all__ = ["Tablebase", "DabError", "library_path"]
+
+_STATUS = {1: "bad input", 2: "unsupported board", 3: "out of memory", 4: "i/o error",
+           5: "corrupt data", 6: "canceled", 7: "internal error"}
+
+
+class DabError(Exception):
+    """A failed dab call; .status is the dab_status code (5 = corrupt file)."""
+
+    def __init__(self, status, message):
+        super().__init__(message)
+        self.status = status
+
+
+class _Err(ctypes.Structure):
+    _fields_ = [("msg", ctypes.c_char * 256)]
+
+
+class _Coverage(ctypes.Structure):
+    _fields_ = [("rows", ctypes.c_int), ("cols", ctypes.c_int), ("nlines", ctypes.c_int),
+                ("positions", ctypes.c_uint64), ("indexed", ctypes.c_uint64),
+                ("canonical", ctypes.c_uint64), ("solved", ctypes.c_uint64),
+                ("format_version", ctypes.c_int)]
+
+
+def library_path():
+    """libdab.so: $DAB_LIB, else build/libdab.so next to this file's project."""
+    env = os.environ.get("DAB_LIB")
+    if env:
+        return env
+    here = os.path.dirname(os.path.abspath(__file__))
+    return os.path.join(here, "..", "build", "libdab.so")
+
+
+_lib = None
+
+
+def _load():
+    global _lib
+    if _lib is not None:
+        return _lib
+    path = library_path()
+    if not os.path.exists(path):
+        raise DabError(4, "%s not found: run ./build.sh in the dab project first" % path)
+    lib = ctypes.CDLL(path)
+    P, U64, I = ctypes.c_void_p, ctypes.c_uint64, ctypes.c_int
+    E = ctypes.POINTER(_Err)
+    sig = {
+        "dabtb_open": (I, [ctypes.c_char_p, P, ctypes.POINTER(P), E]),
+        "dabtb_open_board": (I, [I, I, ctypes.c_char_p, ctypes.POINTER(P), E]),
+        "dabtb_close": (None, [P]),
+        "dabtb_value": (I, [P, U64, ctypes.POINTER(I), E]),
+        "dabtb_value_batch": (I, [P, P, ctypes.c_size_t, P, E]),
+        "dabtb_move_values": (I, [P, U64, ctypes.POINTER(ctypes.c_int16),
+                                  ctypes.POINTER(ctypes.c_int16), ctypes.POINTER(I), E]),
+        "dabtb_parse": (I, [P, ctypes.c_char_p, ctypes.POINTER(U64), E]),
+        "dabtb_get_coverage": (None, [P, ctypes.POINTER(_Coverage)]),
+        "dabtb_check": (I, [P, P, P, P, E]),
+        "dabtb_build": (I, [I, I, ctypes.c_char_p, P, P, E]),
+    }
+    for name, (res, args) in sig.items():
+        f = getattr(lib, name)
+        f.restype, f.argtypes = res, args
+    _lib = lib
+    return lib
+
+
+def _raise(st, err):
+    raise DabError(st, err.msg.decode(errors="replace") or _STATUS.get(st, "error %d" % st))
+
+
+def build(board, path, threads=0):
+    """Builds the tablebase of board ("3x3") into path (see `dab build`)."""
+    lib = _load()
+    rows, cols = (int(x) for x in board.lower().split("x"))
+    err = _Err()
+    st = lib.dabtb_build(rows, cols, path.encode(), None, None, ctypes.byref(err))
+    if st:
+        _raise(st, err)
+
+
+class Tablebase:
+    """An open tablebase file (read-only; usable from many threads)."""
+
+    def __init__(self, path_or_board, tb_dir=None):
+        lib = _load()
+        self._lib = lib
+        self._h = ctypes.c_void_p()
+        err = _Err()
+        name = str(path_or_board)
+        if not os.path.exists(name) and "/" not in name and \
+                name.replace(".dab", "").lower().replace("x", "", 1).isdigit():
+            rows, cols = (int(x) for x in name.replace(".dab", "").lower().split("x"))
+            st = lib.dabtb_open_board(rows, cols, tb_dir.encode() if tb_dir else None,
+                                      ctypes.byref(self._h), ctypes.byref(err))
+        else:
+            st = lib.dabtb_open(name.encode(), None, ctypes.byref(self._h), ctypes.byref(err))
+        if st:
+            self._h = None
+            _raise(st, err)
+        cov = _Coverage()
+        lib.dabtb_get_coverage(self._h, ctypes.byref(cov))
+        self.rows, self.cols, self.nlines = cov.rows, cov.cols, cov.nlines
+        self.positions, self.canonical = cov.positions, cov.canonical
+        self._moves = (ctypes.c_int16 * 64)()
+        self._vals = (ctypes.c_int16 * 64)()
+
+    def close(self):
+        if self._h:
+            self._lib.dabtb_close(self._h)
+            self._h = None
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    def __del__(self):
+        try:
+            self.close()
+        except Exception:
+            pass
+
+    def _pos(self, pos):
+        if isinstance(pos, str):
+            out, err = ctypes.c_uint64(), _Err()
+            st = self._lib.dabtb_parse(self._h, pos.encode(), ctypes.byref(out), ctypes.byref(err))
+            if st:
+                _raise(st, err)
+            return out.value
+        return int(pos)
+
+    def value(self, pos):
+        """Value of pos (text like "3x3@0,1" or an int line set)."""
+        v, err = ctypes.c_int(), _Err()
+        st = self._lib.dabtb_value(self._h, self._pos(pos), ctypes.byref(v), ctypes.byref(err))
+        if st:
+            _raise(st, err)
+        return v.value
+
+    def move_values(self, pos):
+        """{line: value for the mover} for every legal move of pos."""
+        n, err = ctypes.c_int(), _Err()
+        st = self._lib.dabtb_move_values(self._h, self._pos(pos), self._moves, self._vals,
+                                         ctypes.byref(n), ctypes.byref(err))
+        if st:
+            _raise(st, err)
+        return {self._moves[i]: self._vals[i] for i in range(n.value)}
+
+    def analyze(self, pos):
+        """{"rows","cols","value","moves":[{"move","value"}...],"best":[...]},
+        the JSON object `dab solve --json` and `dab probe` print."""
+        mv = self.move_values(pos)
+        value = max(mv.values()) if mv else 0
+        return {"rows": self.rows, "cols": self.cols, "value": value,
+                "moves": [{"move": m, "value": v} for m, v in sorted(mv.items())],
+                "best": sorted(m for m, v in mv.items() if v == value)}
+
+    def best_moves(self, pos):
+        """The optimal lines of pos, in increasing order ([] on a full board)."""
+        mv = self.move_values(pos)
+        if not mv:
+            return []
+        best = max(mv.values())
+        return sorted(m for m, v in mv.items() if v == best)
+
+    def values(self, positions):
+        """Batch: int8 numpy array of the values of positions, given as a numpy
+        array of line sets (any integer dtype), or of 0/1 rows of nlines
+        columns (bit i = line i, as OpenSpiel's observation of lines)."""
+        import numpy as np
+        a = np.asarray(positions)
+        if a.ndim == 2:
+            if a.shape[1] != self.nlines:
+                raise DabError(1, "rows of %d columns expected (one per line), got %d"
+                               % (self.nlines, a.shape[1]))
+            weights = np.left_shift(np.uint64(1), np.arange(self.nlines, dtype=np.uint64))
+            a = (a.astype(np.uint64) * weights).sum(axis=1, dtype=np.uint64)
+        a = np.ascontiguousarray(a.reshape(-1), dtype=np.uint64)
+        out = np.empty(a.shape[0], dtype=np.int8)
+        err = _Err()
+        st = self._lib.dabtb_value_batch(self._h, a.ctypes.data, a.shape[0], out.ctypes.data,
+                                         ctypes.byref(err))
+        if st:
+            _raise(st, err)
+        return out
+
+    def check(self):
+        """Integrity check of every block; raises DabError (status 5) when damaged."""
+        err = _Err()
+        st = self._lib.dabtb_check(self._h, None, None, None, ctypes.byref(err))
+        if st:
+            _raise(st, err)

@@ -1,0 +1,75 @@
+/*
+** tb_internal.h: the tablebase handle, shared by the probe code, the
+** builder and the verifier (verify/).  Not part of the public API.
+** See Copyright Notice in README.md
+*/
+#ifndef DAB_TB_INTERNAL_H
+#define DAB_TB_INTERNAL_H
+
+#include <lmdb.h>
+#include <stdatomic.h>
+#include "symmetry/sym.h"
+#include "tablebase/dabtb.h"
+#include "tablebase/tb_format.h"
+#include "tablebase/tb_index.h"
+
+/* One block of the file: where its record lies in the map. */
+typedef struct dabtb_block {
+  const uint8_t *data;  /* header + zstd frame, inside the read-only map */
+  size_t size;
+  uint32_t entries;     /* payload bytes it must decompress to */
+  uint8_t layer;
+  uint32_t number;
+} dabtb_block;
+
+struct dabtb {
+  dab_geom geom;
+  dab_sym *sym;
+  dab_tbidx idx;
+  uint32_t block_entries;
+  uint64_t canonical, solved;
+  int format_version;
+  char path[4096];
+  MDB_env *env;
+  MDB_txn *txn;               /* one read txn for the handle's life (no writers) */
+  MDB_dbi dbi_meta, dbi_blocks, dbi_solved;
+  uint32_t layer_block0[DAB_TBIDX_MAX_LINES + 2]; /* first block of each layer */
+  uint32_t nblocks;
+  dabtb_block *blocks;
+  uint8_t layer_sum[DAB_TBIDX_MAX_LINES + 1][16]; /* XXH3-128 from meta (canonical BE) */
+  _Atomic(uint8_t *) *cache;  /* decompressed payloads, published once */
+  _Atomic size_t cached_bytes;
+  size_t cache_limit;
+  uint64_t box_all;           /* mask of box numbers */
+};
+
+/* Boxes of p not yet complete. */
+static inline int dabtb_open_boxes(const dab_geom *g, uint64_t p) {
+  dab64_sides4 v = dab64_side_vectors(g, p);
+  return g->nboxes - __builtin_popcountll(v.top & v.bottom & v.left & v.right);
+}
+
+/* True when p is its own canonical image (p must be border-normal). */
+static inline bool dabtb_is_canonical(const dab_sym *s, uint64_t p) {
+  for (int t = 1; t < s->ntrans; t++)
+    if (dab_sym_border_normal64(s, dab_sym_apply64(s, t, p)) < p) return false;
+  return true;
+}
+
+/*
+** Decodes and verifies block i: returns its payload (cached, or a malloc'd
+** copy in *owned that the caller frees when the cache is full), or NULL
+** with DAB_ECORRUPT/DAB_ENOMEM in *st and err.
+*/
+const uint8_t *dabtb_block_payload(const dabtb *tb, uint32_t i, uint8_t **owned, dab_status *st,
+                                   dab_err *err);
+
+/* Walks the B-tree pages of env (opened read-only on a file of file_size
+** bytes) and checks every offset and page number.  RETURN: DAB_OK, or
+** DAB_EINPUT ("damaged") before LMDB itself could read out of bounds. */
+dab_status dabtb_lmdb_structure(MDB_env *env, uint64_t file_size, const char *path, dab_err *err);
+
+/* The stored byte of a canonical indexed position; DAB_OK or an error. */
+dab_status dabtb_stored(const dabtb *tb, uint64_t canon, int *value, dab_err *err);
+
+#endif

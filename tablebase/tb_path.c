@@ -1,0 +1,167 @@
+/*
+** tb_path.c: where tablebase files live (the search path), and building
+** small boards on first use.
+** See Copyright Notice in README.md
+*/
+#include <dlfcn.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <fcntl.h>
+#include <unistd.h>
+#include "tablebase/dabtb.h"
+
+static bool is_dir(const char *p) {
+  struct stat sb;
+  return stat(p, &sb) == 0 && S_ISDIR(sb.st_mode);
+}
+
+static bool is_file(const char *p) {
+  struct stat sb;
+  return stat(p, &sb) == 0 && S_ISREG(sb.st_mode);
+}
+
+/* dst = a + "/" + b; false (dst untouched) when it does not fit. */
+static bool path_join(char *dst, size_t cap, const char *a, const char *b) {
+  size_t la = strlen(a), lb = strlen(b);
+  if (la + 1 + lb + 1 > cap) return false;
+  memcpy(dst, a, la);
+  dst[la] = '/';
+  memcpy(dst + la + 1, b, lb + 1);
+  return true;
+}
+
+/* dst = s; false when it does not fit. */
+static bool copy_str(char *dst, size_t cap, const char *s) {
+  size_t l = strlen(s);
+  if (l + 1 > cap) return false;
+  memcpy(dst, s, l + 1);
+  return true;
+}
+
+/* The dab project holding this code: up to three levels above the binary
+** (bin/dab, build/libdab.so, build-san/bin/dab...) to a directory with a
+** Makefile and tablebase/.  Returns false when there is none. */
+static bool project_dir(char *out, size_t len) {
+  char cand[2][PATH_MAX];
+  int nc = 0;
+  Dl_info info;
+  if (dladdr((void *)&dabtb_find, &info) && info.dli_fname && realpath(info.dli_fname, cand[nc]))
+    nc++;
+  if (realpath("/proc/self/exe", cand[nc])) nc++;
+  for (int c = 0; c < nc; c++) {
+    char dir[PATH_MAX];
+    copy_str(dir, sizeof dir, cand[c]);
+    for (int up = 0; up < 4; up++) {
+      char *slash = strrchr(dir, '/');
+      if (!slash || slash == dir) break;
+      *slash = 0;
+      char probe[PATH_MAX + 32];
+      if (!path_join(probe, sizeof probe, dir, "tablebase") || !is_dir(probe)) continue;
+      if (!path_join(probe, sizeof probe, dir, "Makefile") || !is_file(probe)) continue;
+      if (strlen(dir) >= len) return false;
+      memcpy(out, dir, strlen(dir) + 1);
+      return true;
+    }
+  }
+  return false;
+}
+
+dab_status dabtb_find(int rows, int cols, const char *tb_dir, char *path, size_t len, dab_err *err) {
+  char name[32], looked[1024] = "";
+  snprintf(name, sizeof name, "%dx%d.dab", rows, cols);
+  char dirs[16][PATH_MAX];
+  int nd = 0;
+  if (tb_dir && *tb_dir && copy_str(dirs[nd], PATH_MAX, tb_dir)) nd++;
+  const char *env = getenv("DAB_TB_PATH");
+  if (env && *env) {
+    const char *s = env;
+    while (*s && nd < 15) {
+      const char *e = strchr(s, ':');
+      size_t n = e ? (size_t)(e - s) : strlen(s);
+      if (n && n < PATH_MAX) {
+        memcpy(dirs[nd], s, n);
+        dirs[nd++][n] = 0;
+      }
+      if (!e) break;
+      s = e + 1;
+    }
+  }
+  char proj[PATH_MAX - 16];
+  if (project_dir(proj, sizeof proj) && nd < 16 && path_join(dirs[nd], PATH_MAX, proj, "data/tb")) nd++;
+  for (int i = 0; i < nd; i++) {
+    char full[PATH_MAX + 40];
+    if (!path_join(full, sizeof full, dirs[i], name)) continue;
+    if (is_file(full)) {
+      if (!copy_str(path, len, full)) return dab_fail(err, DAB_EIO, "path too long: %s", full);
+      return DAB_OK;
+    }
+    size_t l = strlen(looked), ld = strlen(dirs[i]);
+    if (l + 2 + ld + 1 <= sizeof looked) {
+      if (l) memcpy(looked + l, ", ", 2), l += 2;
+      memcpy(looked + l, dirs[i], ld + 1);
+    }
+  }
+  return dab_fail(err, DAB_EIO, "no %s tablebase (looked in %s); build it with: dab build %dx%d", name,
+                  nd ? looked : "no directory: use --tb DIR or DAB_TB_PATH", rows, cols);
+}
+
+dab_status dabtb_default_path(int rows, int cols, const char *tb_dir, char *path, size_t len,
+                              dab_err *err) {
+  char dir[PATH_MAX];
+  const char *env = getenv("DAB_TB_PATH");
+  if (tb_dir && *tb_dir) snprintf(dir, sizeof dir, "%s", tb_dir);
+  else if (env && *env) {
+    const char *e = strchr(env, ':');
+    size_t n = e ? (size_t)(e - env) : strlen(env);
+    if (n >= sizeof dir) n = sizeof dir - 1;
+    memcpy(dir, env, n);
+    dir[n] = 0;
+  } else {
+    char proj[PATH_MAX - 16];
+    if (!project_dir(proj, sizeof proj))
+      return dab_fail(err, DAB_EIO,
+                      "no place for tablebases: pass -o FILE, --tb DIR or set DAB_TB_PATH");
+    snprintf(dir, sizeof dir, "%s/data", proj);
+    mkdir(dir, 0755);
+    snprintf(dir, sizeof dir, "%s/data/tb", proj);
+    mkdir(dir, 0755);
+  }
+  if (!is_dir(dir)) return dab_fail(err, DAB_EIO, "tablebase directory %s does not exist", dir);
+  if ((size_t)snprintf(path, len, "%s/%dx%d.dab", dir, rows, cols) >= len)
+    return dab_fail(err, DAB_EIO, "path too long in %s", dir);
+  return DAB_OK;
+}
+
+dab_status dabtb_open_board(int rows, int cols, const char *tb_dir, dabtb **out, dab_err *err) {
+  *out = NULL;
+  char path[PATH_MAX + 64];
+  dab_status st = dabtb_find(rows, cols, tb_dir, path, sizeof path, err);
+  if (st == DAB_OK) return dabtb_open(path, NULL, out, err);
+  dab_geom g;
+  st = dab_geom_init(&g, rows, cols, err);
+  if (st) return st;
+  if (g.nlines > DABTB_AUTO_BUILD_LINES)
+    return dab_fail(err, DAB_EBOARD,
+                    "no %dx%d tablebase found; build it once with: dab build %dx%d (looked in --tb, "
+                    "$DAB_TB_PATH and data/tb/)",
+                    rows, cols, rows, cols);
+  st = dabtb_default_path(rows, cols, tb_dir, path, sizeof path, err);
+  if (st) return st;
+  /* One builder at a time: others wait on PATH-lock, then find the file. */
+  char lock[PATH_MAX + 80];
+  snprintf(lock, sizeof lock, "%s-lock", path);
+  int fd = open(lock, O_RDWR | O_CREAT, 0644);
+  if (fd >= 0) flock(fd, LOCK_EX);
+  if (!is_file(path)) {
+    dabtb_build_opts bo = {0};
+    st = dabtb_build(rows, cols, path, &bo, NULL, err);
+  }
+  if (fd >= 0) close(fd); /* releases the lock */
+  if (st) return st;
+  return dabtb_open(path, NULL, out, err);
+}

@@ -1,0 +1,162 @@
+#!/usr/bin/env bash
+# test_tb_cli.sh: the tablebase commands as a user meets them: build,
+# probe (one and batch), info, check, verify; bad files exit 2; a damaged
+# block exits 1 naming it; builds killed with -9 leave no file or a good one.
+set -u
+source "$(dirname "$0")/clitest.sh"
+export DAB_TB_PATH="$T/path"
+mkdir -p "$T/path"
+
+run build 3x3 -o "$T/3x3.dab" --threads 2
+check "build 3x3 exits 0" test "$rc" = 0
+check "build names the file" grep -q "3x3.dab" <<<"$out"
+check "3x3 file <= 1 MB" test "$(stat -c %s "$T/3x3.dab")" -le 1000000
+check "no temporaries left" test "$(ls "$T" | grep -c -E '\.(tmp|compact)\.')" = 0
+
+run probe "$T/3x3.dab" 3x3 --json
+p=$out
+run solve 3x3 --json
+check "probe 3x3 --json equals solve 3x3 --json" test "$p" = "$out"
+run probe "$T/3x3.dab" "3x3@0,1,2,3,12"
+check "probe text output" grep -q "^value" <<<"$out"
+run probe "$T/3x3.dab" "3x3@0,1,2,3,12" --json
+p=$out
+run solve "3x3@0,1,2,3,12" --json
+check "probe equals solve on a position with a capture" test "$p" = "$out"
+
+# Batch: one JSON line per input, equal to the single-position output.
+$PY - "$T/pos.txt" <<'PYEOF'
+import random, sys
+r = random.Random(3)
+with open(sys.argv[1], "w") as f:
+    for _ in range(2000):
+        f.write("3x3:" + "".join(r.choice("01") for _ in range(24)) + "\n")
+PYEOF
+"$DAB" probe "$T/3x3.dab" - <"$T/pos.txt" >"$T/batch.txt"; rc=$?
+check "batch exits 0" test "$rc" = 0
+check "batch: one line per position" test "$(wc -l <"$T/batch.txt")" = 2000
+same=1
+for i in 1 7 500 1999; do
+  pos=$(sed -n "${i}p" "$T/pos.txt")
+  one=$("$DAB" probe "$T/3x3.dab" "$pos" --json)
+  [ "$one" = "$(sed -n "${i}p" "$T/batch.txt")" ] || same=0
+done
+check "batch lines equal single probes" test "$same" = 1
+printf '3x3\n2x2\n3x3:01\n3x3@0\n' | "$DAB" probe "$T/3x3.dab" - >"$T/b2.txt"; rc=$?
+check "batch with bad lines exits 2" test "$rc" = 2
+check "batch bad lines give error objects" test "$(grep -c '"error"' "$T/b2.txt")" = 2
+check "batch good lines still answered" test "$(grep -c '"value"' "$T/b2.txt")" = 2
+
+# Search path: a board name finds DAB_TB_PATH, small boards are built.
+run probe 1x7 1x7 --json   # a board no other test builds into data/tb/
+check "1x7 built on first use" test "$rc" = 0 -a -f "$T/path/1x7.dab"
+# 2x6 (32 lines, 4 GiB to build) is never built by the tests or the README
+# tour, so it is missing even where a user has built 3x4 into data/tb/.
+run probe 2x6 2x6
+check "2x6 missing exits 2" test "$rc" = 2
+check "2x6 missing names the build command" grep -q "dab build 2x6" <<<"$err"
+
+# Eight processes asking at once for a board nobody built: one builds it.
+mkdir -p "$T/first"
+for i in 1 2 3 4 5 6 7 8; do
+  DAB_TB_PATH="$T/first" "$DAB" probe 2x3 2x3 --json >"$T/first/out.$i" 2>&1 &
+done
+wait
+check "8 first uses at once all answer" test "$(cat "$T"/first/out.* | grep -c '"value"')" = 8
+check "8 first uses at once leave one good file" "$DAB" check "$T/first/2x3.dab"
+
+run info "$T/3x3.dab"
+check "info exits 0" test "$rc" = 0
+check "info shows magic and board" grep -q "dab-tablebase" <<<"$out"
+check "info shows layer checksums" grep -q "layer.12.xxh3_128" <<<"$out"
+
+run info "$T/3x3.dab" --json
+check "info --json parses" $PY -c "import json,sys; d=json.loads(sys.argv[1]); assert d['meta']['rows']=='3'" "$out"
+run check "$T/3x3.dab"
+check "check exits 0 on a good file" test "$rc" = 0
+run verify "$T/3x3.dab"
+check "verify passes on 3x3" test "$rc" = 0
+check "verify counts values" grep -q "stored values agree" <<<"$out"
+
+# Bad files: exit 2 with a one-line error.
+head -c 30000 "$T/3x3.dab" >"$T/trunc.dab"
+head -c 20000 /dev/urandom >"$T/random.dab"
+echo "hello" >"$T/text.dab"
+for f in "$T/missing.dab" "$T/trunc.dab" "$T/random.dab" "$T/text.dab"; do
+  for cmd in probe info check verify; do
+    if [ $cmd = probe ]; then run probe "$f" 3x3; else run $cmd "$f"; fi
+    check "$cmd $(basename "$f") exits 2" test "$rc" = 2
+    check "$cmd $(basename "$f") prints one line" test "$(printf '%s\n' "$err" | wc -l)" = 1
+  done
+done
+run probe "$T/3x3.dab" 2x2
+check "wrong board for the position exits 2" test "$rc" = 2
+check "wrong board names both boards" grep -q "2x2.*3x3" <<<"$err"
+
+# A damaged block: check exits 1 naming it; probes never print a wrong value.
+$PY - "$T/3x3.dab" "$T/dmg.dab" <<'PYEOF'
+import sys
+d = bytearray(open(sys.argv[1], "rb").read())
+offs = []
+s = 0
+while True:
+    s = d.find(b"DBK1", s)
+    if s < 0: break
+    offs.append(s); s += 4
+# the biggest block record sits in overflow pages (at a page start + 16)
+big = [o for o in offs if o % 4096 == 16]
+o = max(big, key=lambda o: min([x for x in offs if x > o] + [len(d)]) - o)
+d[o + 100] ^= 0x5A
+open(sys.argv[2], "wb").write(d)
+PYEOF
+run check "$T/dmg.dab"
+check "check of a damaged block exits 1" test "$rc" = 1
+check "check names the bad block" grep -q "layer [0-9]* block [0-9]*" <<<"$err"
+"$DAB" probe "$T/dmg.dab" - <"$T/pos.txt" >"$T/dmg_batch.txt" 2>"$T/err"; rc=$?
+check "batch on a damaged file fails (exit 1)" test "$rc" = 1
+n=$(wc -l <"$T/dmg_batch.txt")
+check "batch on a damaged file: every printed value is right" \
+  cmp -s <(head -n $((n - 1)) "$T/dmg_batch.txt") <(head -n $((n - 1)) "$T/batch.txt")
+check "batch on a damaged file: ends with the error" grep -q '"error"' <(tail -n 1 "$T/dmg_batch.txt")
+
+# kill -9 at random points: no file or a correct file; a rerun just works.
+mkdir -p "$T/k"
+# kill points spread over 1.3x one build's time
+t0=$(date +%s.%N); "$DAB" build 3x3 -o "$T/k/t.dab" --threads 1 >/dev/null 2>&1; t1=$(date +%s.%N)
+kill_span=$(awk -v a="$t0" -v b="$t1" 'BEGIN {printf "%.3f", (b - a) * 1.3}')
+rm -f "$T/k/t.dab"
+outcomes=""
+for i in 1 2 3 4 5 6; do
+  rm -f "$T/k/3x3.dab"
+  "$DAB" build 3x3 -o "$T/k/3x3.dab" --threads 1 >/dev/null 2>&1 &
+  pid=$!
+  sleep "$(awk -v r=$RANDOM 'BEGIN {printf "%.3f", (r % 1000) / 1000 * '"$kill_span"'}')"
+  kill -9 $pid 2>/dev/null
+  wait $pid 2>/dev/null
+  if [ -e "$T/k/3x3.dab" ]; then
+    ok=1
+    "$DAB" check "$T/k/3x3.dab" >/dev/null 2>&1 || ok=0
+    v=$("$DAB" probe "$T/k/3x3.dab" 3x3 --json | $PY -c "import json,sys; print(json.load(sys.stdin)['value'])")
+    [ "$v" = -3 ] || ok=0
+    check "kill $i: the file left is correct" test $ok = 1
+    outcomes="$outcomes file"
+  else
+    check "kill $i: no file" true
+    outcomes="$outcomes none"
+  fi
+done
+run build 3x3 -o "$T/k/3x3.dab"
+check "build after kills exits 0" test "$rc" = 0
+check "build after kills removes stale temporaries" test "$(ls "$T/k" | grep -c -E '\.(tmp|compact)\.')" = 0
+run check "$T/k/3x3.dab"
+check "rebuilt file checks" test "$rc" = 0
+echo "kill -9 outcomes:$outcomes"
+
+# Four builds of one file at once: the last rename wins, the file is whole.
+for i in 1 2 3 4; do "$DAB" build 2x3 -o "$T/k/2x3.dab" --threads 1 >/dev/null 2>&1 & done
+wait
+run check "$T/k/2x3.dab"
+check "concurrent builds leave a good file" test "$rc" = 0
+check "concurrent builds leave no temporaries" test "$(ls "$T/k" | grep -c -E '\.(tmp|compact)\.')" = 0
+
+finish test_tb_cli.sh
