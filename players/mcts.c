@@ -77,37 +77,6 @@ static inline int st_play(const dab_geom *g, mstate *st, int m) {
 /* ---- Rollouts ----------------------------------------------------------- */
 
 /* Plays random lines to the end; returns the final diff. */
-static int rollout(const dab_geom *g, const mstate *st0, dab_rng *rng) {
-  int16_t free_lines[DAB_MAX_LINES];
-  int n = 0, diff = st0->diff, turn = st0->turn;
-  if (dab_geom_fast(g)) {
-    uint64_t p = dab_ls_word(&st0->s);
-    for (uint64_t f = ~p & g->all_lines; f; f &= f - 1) free_lines[n++] = (int16_t)__builtin_ctzll(f);
-    while (n) {
-      int i = dab_rng_below(rng, n);
-      int m = free_lines[i];
-      free_lines[i] = free_lines[--n];
-      int k = dab64_completes(g, p, m);
-      p |= 1ull << m;
-      if (k) diff += turn ? -k : k;
-      else turn ^= 1;
-    }
-    return diff;
-  }
-  dab_lineset s = st0->s;
-  n = dab_legal_moves(g, &s, free_lines);
-  while (n) {
-    int i = dab_rng_below(rng, n);
-    int m = free_lines[i];
-    free_lines[i] = free_lines[--n];
-    int k = dab_completes(g, &s, m);
-    dab_ls_set(&s, m);
-    if (k) diff += turn ? -k : k;
-    else turn ^= 1;
-  }
-  return diff;
-}
-
 /* True when every box of p has 2 or 4 sides drawn: an (extended) simple
 ** loony endgame, or the finished board. */
 static inline bool all_two_or_four(const dab_geom *g, uint64_t p) {
@@ -115,32 +84,6 @@ static inline bool all_two_or_four(const dab_geom *g, uint64_t p) {
   uint64_t odd = v.top ^ v.bottom ^ v.left ^ v.right;
   uint64_t none = ~(v.top | v.bottom | v.left | v.right) & dab64_all_boxes(g);
   return (odd | none) == 0;
-}
-
-static bool sle_exact(const dab_geom *g, const mstate *st, int *diff);
-
-/* A random rollout that stops at the first simple loony endgame and
-** scores it exactly (mcts-bz with theorem pruning, fast-path boards). */
-static int rollout_sle(const dab_geom *g, const mstate *st0, dab_rng *rng) {
-  int16_t free_lines[DAB_MAX_LINES];
-  int n = 0, diff = st0->diff, turn = st0->turn;
-  uint64_t p = dab_ls_word(&st0->s);
-  for (uint64_t f = ~p & g->all_lines; f; f &= f - 1) free_lines[n++] = (int16_t)__builtin_ctzll(f);
-  while (n) {
-    if (all_two_or_four(g, p)) {
-      mstate st = {dab_ls_from_word(p), diff, turn, n, -1};
-      int exact;
-      if (sle_exact(g, &st, &exact)) return exact;
-    }
-    int i = dab_rng_below(rng, n);
-    int m = free_lines[i];
-    free_lines[i] = free_lines[--n];
-    int k = dab64_completes(g, p, m);
-    p |= 1ull << m;
-    if (k) diff += turn ? -k : k;
-    else turn ^= 1;
-  }
-  return diff;
 }
 
 /* ---- Macro moves (mcts-bz) ---------------------------------------------- */
@@ -320,6 +263,52 @@ static int32_t select_child(const mcts *t, const node *parent) {
 ** too), whose value the theorem library knows exactly: the player to move
 ** is the opener and nets -v(G).  RETURN: true and the final *diff.
 */
+static bool sle_exact(const dab_geom *g, const mstate *st, int *diff);
+
+/* A random rollout on a fast-path board.  With sle (mcts-bz with theorem
+** pruning) it stops at the first simple loony endgame and scores it
+** exactly. */
+static int rollout_fast(const dab_geom *g, const mstate *st0, dab_rng *rng, bool sle) {
+  int16_t free_lines[DAB_MAX_LINES];
+  int n = 0, diff = st0->diff, turn = st0->turn;
+  uint64_t p = dab_ls_word(&st0->s);
+  for (uint64_t f = ~p & g->all_lines; f; f &= f - 1) free_lines[n++] = (int16_t)__builtin_ctzll(f);
+  while (n) {
+    if (sle && all_two_or_four(g, p)) {
+      mstate st = {dab_ls_from_word(p), diff, turn, n, -1};
+      int exact;
+      if (sle_exact(g, &st, &exact)) return exact;
+    }
+    int i = dab_rng_below(rng, n);
+    int m = free_lines[i];
+    free_lines[i] = free_lines[--n];
+    int k = dab64_completes(g, p, m);
+    p |= 1ull << m;
+    if (k) diff += turn ? -k : k;
+    else turn ^= 1;
+  }
+  return diff;
+}
+
+/* A random rollout to the end of the game: diff of the final score. */
+static int rollout(const dab_geom *g, const mstate *st0, dab_rng *rng) {
+  if (dab_geom_fast(g)) return rollout_fast(g, st0, rng, false);
+  int16_t free_lines[DAB_MAX_LINES];
+  int n, diff = st0->diff, turn = st0->turn;
+  dab_lineset s = st0->s;
+  n = dab_legal_moves(g, &s, free_lines);
+  while (n) {
+    int i = dab_rng_below(rng, n);
+    int m = free_lines[i];
+    free_lines[i] = free_lines[--n];
+    int k = dab_completes(g, &s, m);
+    dab_ls_set(&s, m);
+    if (k) diff += turn ? -k : k;
+    else turn ^= 1;
+  }
+  return diff;
+}
+
 static bool sle_exact(const dab_geom *g, const mstate *st, int *diff) {
   for (int b = 0; b < g->nboxes; b++) {
     int sides = dab_box_sides(g, &st->s, b);
@@ -372,7 +361,7 @@ static int search(mcts *t, const dab_geom *g, const dab_game *game, dab_rng *rng
       if (t->pool[ni].visits == 0) break;
     }
     int diff;
-    if (t->bz && t->sle == 2 && dab_geom_fast(g)) diff = rollout_sle(g, &st, rng);
+    if (t->bz && t->sle == 2 && dab_geom_fast(g)) diff = rollout_fast(g, &st, rng, true);
     else if (!(t->bz && t->sle && sle_exact(g, &st, &diff))) diff = rollout(g, &st, rng);
     float r0 = diff > 0 ? 1.0f : diff == 0 ? 0.5f : 0.0f;
     for (int i = 0; i < depth; i++) {
