@@ -155,3 +155,11 @@ int cli_parse_args(const char *cmd, int argc, char **argv, const cli_opt *opts, 
   }
   return 0;
 }
+
+void cli_print_components_json(FILE *f, const dab_sc_view *v) {
+  fprintf(f, "\"components\":[");
+  for (int i = 0; i < v->ncomp; i++)
+    fprintf(f, "%s{\"kind\":\"%s\",\"coins\":%d}", i ? "," : "", dab_sc_kind_name(v->comp[i].kind),
+            v->comp[i].coins);
+  fprintf(f, "]");
+}

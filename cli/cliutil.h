@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include "game/postext.h"
 #include "game/progress.h"
+#include "game/sc.h"
 #include "solver/analysis.h"
 
 /* Exit codes of the dab command. */
@@ -61,6 +62,10 @@ long cli_parse_count(const char *cmd, const char *opt, const char *text, long ma
 */
 void cli_print_analysis(FILE *f, const dab_geom *g, const dab_analysis *a, bool json,
                         const char *extra_json);
+
+/* Prints `"components":[{"kind","coins"}...]` (no leading comma) for the
+** Strings-and-Coins components of a view. */
+void cli_print_components_json(FILE *f, const dab_sc_view *v);
 
 /* A dab_progress_fn that draws one updating line on stderr when stderr is
 ** a terminal (rate and ETA), and prints nothing otherwise. */

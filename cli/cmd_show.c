@@ -38,12 +38,9 @@ int dab_cmd_show(int argc, char **argv) {
            dab_ls_count(&p.game.lines));
     if (p.has_history)
       printf(",\"to_move\":%d,\"score\":[%d,%d]", p.game.to_move, p.game.score[0], p.game.score[1]);
-    printf(",\"components\":[");
-    for (int i = 0; i < v.ncomp; i++)
-      printf("%s{\"kind\":\"%s\",\"coins\":%d}", i ? "," : "",
-             v.comp[i].kind == DAB_SC_CHAIN ? "chain" : v.comp[i].kind == DAB_SC_LOOP ? "loop" : "other",
-             v.comp[i].coins);
-    printf("]}\n");
+    printf(",");
+    cli_print_components_json(stdout, &v);
+    printf("}\n");
     return CLI_OK;
   }
   fputs(buf, stdout);

@@ -297,12 +297,8 @@ static int cmd_explain(int argc, char **argv) {
   if (json) {
     printf("{\"rows\":%d,\"cols\":%d,\"sle\":%s,\"strict\":%s", g->rows, g->cols,
            sle ? "true" : "false", strict ? "true" : "false");
-    printf(",\"components\":[");
-    for (int i = 0; i < view.ncomp; i++)
-      printf("%s{\"kind\":\"%s\",\"coins\":%d}", i ? "," : "",
-             view.comp[i].kind == DAB_SC_CHAIN ? "chain" : view.comp[i].kind == DAB_SC_LOOP ? "loop" : "other",
-             view.comp[i].coins);
-    printf("]");
+    printf(",");
+    cli_print_components_json(stdout, &view);
     if (sle)
       printf(",\"G\":\"%s\",\"v\":%d,\"c\":%d,\"predicted_value\":%d,\"controller\":\"%s\"", gtxt, v,
              c, -v, controller);

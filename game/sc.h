@@ -63,6 +63,11 @@ typedef struct dab_sc_view {
   dab_sc_segment seg[DAB_MAX_BOXES];
 } dab_sc_view;
 
+/* "chain", "loop" or "other", for printing a component's kind. */
+static inline const char *dab_sc_kind_name(int kind) {
+  return kind == DAB_SC_CHAIN ? "chain" : kind == DAB_SC_LOOP ? "loop" : "other";
+}
+
 /* Fills v with the view of line set s on board g.  Never fails. */
 void dab_sc_analyze(const dab_geom *g, const dab_lineset *s, dab_sc_view *v);
 
