@@ -462,8 +462,11 @@ static void test_search_path(void) {
            "4x1 found in DAB_TB_PATH");
   TH_CHECK(dabtb_find(3, 3, dir, path, sizeof path, &err) == DAB_OK && !strstr(path, "/auto/"),
            "--tb dir searched first");
-  TH_CHECK(dabtb_open_board(3, 4, NULL, &tb, &err) == DAB_EBOARD && strstr(err.msg, "dab build 3x4"),
-           "3x4 never built silently: %s", err.msg);
+  /* 2x6 (32 lines) is over the first-use limit and, unlike 3x4, is never
+  ** built by the tests or the README tour, so it is missing here even where
+  ** a user has built 3x4 into the project's data/tb/. */
+  TH_CHECK(dabtb_open_board(2, 6, NULL, &tb, &err) == DAB_EBOARD && strstr(err.msg, "dab build 2x6"),
+           "2x6 never built silently: %s", err.msg);
   unsetenv("DAB_TB_PATH");
 }
 
