@@ -63,6 +63,10 @@ typedef struct dab_ab_opts {
   bool parity;                  /* step null-window tests by 2 (value parity) */
   bool loony_bound;             /* skip chain/loop openings that cannot reach alpha */
   bool chain_moves;             /* one opening per isolated chain (>= 3) / loop */
+  bool etc;                     /* enhanced transposition cutoffs (probe children) */
+  int etc_min_free;             /* ... at nodes with at least this many free lines */
+  bool graph_keys;              /* Strings-and-Coins graph keys (symmetry/sckey.h) */
+  int graph_min_free;           /* ... for positions with at least this many free lines */
   uint64_t node_limit;          /* stop (DAB_ECANCELED) after this many; 0 = none */
   dab_progress_fn progress;     /* optional; `what` carries the current bounds */
   void *progress_ctx;
