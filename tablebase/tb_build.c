@@ -449,6 +449,7 @@ dab_status dabtb_build(int rows, int cols, const char *path, const dabtb_build_o
     meta_add(meta, "symmetry", "%d transforms (%s), border equivalence on boxes with >= 2 edge lines",
              sym->ntrans, sym->ntrans == 8 ? "dihedral group of the square" : "mirrors and half turn");
     meta_add(meta, "index", "%s", DABTB_INDEX_SCHEME);
+    meta_add(meta, "solved_encoding", "%s", DABTB_SOLVED_ENCODING);
     meta_add(meta, "value_encoding", "%s", DABTB_VALUE_ENCODING);
     meta_add(meta, "compression", "zstd level %d, XXH3-64 per block, XXH3-128 per layer", o.zstd_level);
     meta_add(meta, "block_entries", "%u", o.block_entries);
