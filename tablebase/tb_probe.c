@@ -265,6 +265,10 @@ dab_status dabtb_open(const char *path, const dabtb_opts *opts, dabtb **out, dab
     MDB_envinfo info;
     MDB_stat est;
     mdb_env_info(tb->env, &info);
+    /* A writer may have grown the file since the stat above: its pages
+    ** are written before the meta that points to them, so size it now. */
+    int fd;
+    if (mdb_env_get_fd(tb->env, &fd) == 0) fstat(fd, &sb);
     mdb_env_stat(tb->env, &est);
     uint64_t need = ((uint64_t)info.me_last_pgno + 1) * est.ms_psize;
     if (need > (uint64_t)sb.st_size) {
