@@ -380,13 +380,13 @@ dab_status solvestore_analyze(dab_ab *ab, uint64_t root, int v, dab_analysis *a,
 void solvestore_finish(dab_ab *ab, uint64_t root, const dab_analysis *a, bool value_only, int v,
                        const int16_t *pv, int npv, char *extra, size_t extra_len, char *text,
                        size_t text_len) {
-  if (!solvestore_active()) return;
+  if (!S.rows) return; /* a board the store does not serve */
   const dab_geom *g = &S.g;
   size_t cap = 2 + (size_t)npv + (size_t)g->nlines * (size_t)(g->nlines + 1), n = 0;
   uint64_t *pos = malloc(cap * sizeof *pos);
   dabtb_solved *recs = malloc(cap * sizeof *recs);
   uint64_t *seen = malloc(cap * sizeof *seen);
-  if (pos && recs && seen) {
+  if (pos && recs && seen && S.can_write) {
     /* The root with a best move, and the principal variation. */
     pos[n] = root;
     recs[n++] = (dabtb_solved){v, v, !value_only && a->nbest ? a->best[0] : -1, 0, 0};
@@ -427,7 +427,7 @@ void solvestore_finish(dab_ab *ab, uint64_t root, const dab_analysis *a, bool va
   /* A long search: keep its expensive exact results for other queries. */
   dab_ab_stats s;
   dab_ab_get_stats(ab, &s);
-  if (s.seconds >= CHECKPOINT_MIN_SEARCH_SECONDS) checkpoint(ab, false, 12);
+  if (s.seconds >= CHECKPOINT_MIN_SEARCH_SECONDS && S.can_write) checkpoint(ab, false, 12);
   free(pos);
   free(recs);
   free(seen);

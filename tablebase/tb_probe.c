@@ -509,7 +509,8 @@ static dab_status value_rec_raw(const dabtb *tb, probe_memo *mo, uint64_t p, int
 static dab_status check_pos(const dabtb *tb, uint64_t pos, dab_err *err) {
   if (!tb->has_table)
     return dab_fail(err, DAB_EBOARD,
-                    "%s holds only solved results of search, no %dx%d table (ask `dab solve`)",
+                    "%s holds only solved results of search, no table; `dab solve` reads them, "
+                    "or build the table with: dab build %dx%d",
                     tb->path, tb->geom.rows, tb->geom.cols);
   if (pos & ~tb->geom.all_lines)
     return dab_fail(err, DAB_EINPUT, "position 0x%llx has lines beyond the %dx%d board's %d",
