@@ -29,10 +29,14 @@ static struct {
   uint64_t cur, node_base, prior_nodes;
   double t_base, prior_seconds;
   double last_checkpoint;      /* when the table was last saved */
+  double checkpoint_cost;      /* seconds the last checkpoint took */
 } S;
 
-/* Checkpoints of the warm table (see checkpoint()). */
-#define CHECKPOINT_MAX_RECORDS 200000
+/* Checkpoints of the warm table (see checkpoint()).  A million records
+** is ~60 MB of file and ~1.5 s to write; storing only the 150,000 of most
+** work lost ~3/4 of an interrupted 3x5 run's work, a million lost ~none
+** (docs/persistence.md). */
+#define CHECKPOINT_MAX_RECORDS 1000000
 #define CHECKPOINT_EVERY_SECONDS 60.0
 #define CHECKPOINT_MIN_SEARCH_SECONDS 10.0
 
@@ -242,6 +246,7 @@ bool solvestore_answer(uint64_t root, bool value_only, dab_analysis *a, char *ex
 */
 static void checkpoint(dab_ab *ab, bool bounds_too, int min_work) {
   if (!S.can_write) return;
+  double t0 = now_s();
   const dab_tt *tt = dab_ab_tt(ab);
   uint64_t hist[256] = {0};
   for (int pass = 0; pass < 2; pass++) {
@@ -283,6 +288,7 @@ static void checkpoint(dab_ab *ab, bool bounds_too, int min_work) {
     free(recs);
   }
   S.last_checkpoint = now_s();
+  S.checkpoint_cost = S.last_checkpoint - t0;
 }
 
 static int seed_one(void *ctx, uint64_t key, const dabtb_solved *r) {
@@ -307,7 +313,9 @@ void solvestore_on_bound(void *ctx, int lower, int upper) {
   put(1, &S.cur, &r);
   /* Long solves: save the expensive table entries now and then, so that
   ** even a kill -9 leaves them (on_bound runs between searches). */
-  if (now_s() - S.last_checkpoint >= CHECKPOINT_EVERY_SECONDS) checkpoint(S.cur_ab, true, 1);
+  double every = 20 * S.checkpoint_cost; /* at most 5% of the time */
+  if (every < CHECKPOINT_EVERY_SECONDS) every = CHECKPOINT_EVERY_SECONDS;
+  if (now_s() - S.last_checkpoint >= every) checkpoint(S.cur_ab, true, 1);
 }
 
 dab_status solvestore_solve(dab_ab *ab, uint64_t p, int *value, int *lower, int *upper, dab_err *err) {
