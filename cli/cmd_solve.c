@@ -89,9 +89,8 @@ static dab_ab *get_solver(const dab_geom *g, const solve_cfg *c, dab_err *err, d
   o.cancel = cli_cancel_on_signal();
   o.node_limit = c->node_limit;
   o.on_bound = solvestore_on_bound; /* stores root bounds as they are proved */
-  if (!c->json) {
-    o.progress = cli_progress;
-  }
+  o.progress = solvestore_progress; /* the progress line, and checkpoints */
+  o.progress_ctx = c->json ? NULL : (void *)1;
   if (!c->json) cli_announce_memory("solve", "the transposition table", c->hash);
   solver = dab_ab_new(g, &o, st, err);
   return solver;

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include "cli/cliutil.h"
 #include "cli/solvestore.h"
 #include "tablebase/dabtb.h"
 
@@ -241,8 +242,10 @@ bool solvestore_answer(uint64_t root, bool value_only, dab_analysis *a, char *ex
 ** exact ones only or bounds too.  They are true bounds of positions (the
 ** table's key is the canonical position itself), so a rerun that seeds
 ** them skips the subtrees they summarise: this is what makes a resumed
-** search cheaper than starting over.  Read only between searches (no
-** worker threads running).  The entry layout is tt.h's.
+** search cheaper than starting over.  It may run while workers write the
+** table: an entry read here is only a candidate, confirmed by
+** dab_tt_probe (whose key ^ data check rejects a torn entry).  The entry
+** layout is tt.h's.
 */
 static void checkpoint(dab_ab *ab, bool bounds_too, int min_work) {
   if (!S.can_write) return;
@@ -279,8 +282,11 @@ static void checkpoint(dab_ab *ab, bool bounds_too, int min_work) {
         if (lower != upper && (!bounds_too || (lower == -128 && upper == 127))) continue;
         if (pass == 0) hist[work]++;
         else if (n < CHECKPOINT_MAX_RECORDS) {
+          dab_tt_hit hit;
+          if (!dab_tt_probe(tt, key, &hit) || hit.lower > hit.upper) continue;
+          if (hit.lower != hit.upper && !bounds_too) continue;
           pos[n] = key;
-          recs[n++] = (dabtb_solved){lower, upper, -1, 0, 0};
+          recs[n++] = (dabtb_solved){hit.lower, hit.upper, -1, 0, 0};
         }
       }
     if (pass == 1) put(n, pos, recs);
@@ -303,6 +309,25 @@ void solvestore_seed(dab_ab *ab) {
   S.seeded = ab;
 }
 
+/* Time for a periodic checkpoint (at most 5% of the time on them)? */
+static bool checkpoint_due(void) {
+  static double every_min = -1;
+  if (every_min < 0) { /* $DAB_CHECKPOINT_SECONDS overrides (tests) */
+    const char *e = getenv("DAB_CHECKPOINT_SECONDS");
+    every_min = e && atof(e) > 0 ? atof(e) : CHECKPOINT_EVERY_SECONDS;
+  }
+  double every = 20 * S.checkpoint_cost;
+  if (every < every_min) every = every_min;
+  return S.tracking && S.last_checkpoint > 0 && now_s() - S.last_checkpoint >= every;
+}
+
+void solvestore_progress(void *ctx, const dab_progress *p) {
+  if (ctx) cli_progress(NULL, p);
+  /* Inside a long null-window test: save the table now and then, so a
+  ** kill loses at most a few minutes.  Runs in worker 0's thread. */
+  if (checkpoint_due()) checkpoint(S.cur_ab, true, 1);
+}
+
 void solvestore_on_bound(void *ctx, int lower, int upper) {
   (void)ctx;
   if (!S.tracking) return;
@@ -313,9 +338,7 @@ void solvestore_on_bound(void *ctx, int lower, int upper) {
   put(1, &S.cur, &r);
   /* Long solves: save the expensive table entries now and then, so that
   ** even a kill -9 leaves them (on_bound runs between searches). */
-  double every = 20 * S.checkpoint_cost; /* at most 5% of the time */
-  if (every < CHECKPOINT_EVERY_SECONDS) every = CHECKPOINT_EVERY_SECONDS;
-  if (now_s() - S.last_checkpoint >= every) checkpoint(S.cur_ab, true, 1);
+  if (checkpoint_due()) checkpoint(S.cur_ab, true, 1);
 }
 
 dab_status solvestore_solve(dab_ab *ab, uint64_t p, int *value, int *lower, int *upper, dab_err *err) {

@@ -12,6 +12,7 @@
 #include <stdint.h>
 #include "solver/ab.h"
 #include "solver/analysis.h"
+#include "progress.h"
 
 /*
 ** Selects the store of board g for the next positions: RxC.dab found on
@@ -42,6 +43,11 @@ bool solvestore_answer(uint64_t root, bool value_only, dab_analysis *a, char *ex
 
 /* The on_bound callback to set in dab_ab_opts (bound_ctx unused). */
 void solvestore_on_bound(void *ctx, int lower, int upper);
+
+/* The progress callback to set in dab_ab_opts: draws the progress line
+** (cli_progress) when ctx is non-NULL, and saves a checkpoint of the
+** search table every few minutes of a long solve. */
+void solvestore_progress(void *ctx, const dab_progress *p);
 
 /* Seeds ab's table from every stored record of the board (once per
 ** solver and board). */
