@@ -354,7 +354,8 @@ dab_status dabtb_store_open(const char *path, int rows, int cols, int mode, dabt
   int rc = mdb_env_create(&s->env);
   if (!rc) rc = mdb_env_set_maxdbs(s->env, 4);
   if (!rc && write) rc = mdb_env_set_mapsize(s->env, (size_t)sb.st_size + STORE_MAP_SLACK);
-  if (!rc) rc = mdb_env_open(s->env, path, MDB_NOSUBDIR | MDB_NOTLS | (write ? 0 : MDB_RDONLY), 0644);
+  /* NOMETASYNC: a system crash may undo the last commit, never corrupt. */
+  if (!rc) rc = mdb_env_open(s->env, path, MDB_NOSUBDIR | MDB_NOTLS | (write ? MDB_NOMETASYNC : MDB_RDONLY), 0644);
   if (rc && !write) {
     /* A read-only place with no usable lock file: read without one. */
     mdb_env_close(s->env);

@@ -403,6 +403,38 @@ static void test_versions(void) {
            "and not written either");
 }
 
+/* A build over a solved-only file keeps its records. */
+static void test_build_keeps(void) {
+  char p[512];
+  path_of(p, sizeof p, "2x3.dab");
+  dab_err err;
+  dabtb_store *s;
+  TH_CHECK(dabtb_store_open(p, 2, 3, DABTB_STORE_CREATE, &s, &err) == DAB_OK, "create 2x3");
+  if (!s) return;
+  uint64_t q = 1ull << 2;
+  TH_CHECK(dabtb_store_put(s, 1, &q, &(dabtb_solved){-6, 6, 5, 777, 1.5}, &err) == DAB_OK, "put");
+  dabtb_store_close(s);
+  dabtb_build_opts bo = {.threads = 1};
+  TH_CHECK(dabtb_build(2, 3, p, &bo, NULL, &err) == DAB_OK, "build over it: %s", err.msg);
+  dabtb *tb;
+  TH_CHECK(dabtb_open(p, NULL, &tb, &err) == DAB_OK, "open the built file");
+  if (tb) {
+    dabtb_coverage cov;
+    dabtb_get_coverage(tb, &cov);
+    TH_CHECK(dabtb_has_table(tb) && cov.solved == 1, "a table now, and the record kept");
+    TH_CHECK(dabtb_check(tb, NULL, NULL, NULL, &err) == DAB_OK, "check: %s", err.msg);
+    dabtb_close(tb);
+  }
+  TH_CHECK(dabtb_store_open(p, 2, 3, DABTB_STORE_READ, &s, &err) == DAB_OK, "read");
+  if (s) {
+    dabtb_solved r;
+    bool found = false;
+    dabtb_store_get(s, q, &r, &found, &err);
+    TH_CHECK(found && r.nodes == 777 && r.best == 5, "the record is intact");
+    dabtb_store_close(s);
+  }
+}
+
 /* ---- Verify against retrograde values ---------------------------------------- */
 
 static void test_verify(void) {
@@ -603,6 +635,7 @@ int main(void) {
   test_basic();
   test_corruption();
   test_versions();
+  test_build_keeps();
   test_verify();
   test_processes(san);
   test_readonly();
