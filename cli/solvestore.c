@@ -25,7 +25,7 @@ static struct {
   uint64_t written;            /* records stored by this process */
   double store_seconds;        /* time spent storing */
   /* The position whose root bounds on_bound reports. */
-  bool tracking;
+  bool tracking, eager;        /* eager: store every bound, even early ones */
   dab_ab *cur_ab;
   uint64_t cur, node_base, prior_nodes;
   double t_base, prior_seconds;
@@ -331,6 +331,9 @@ void solvestore_progress(void *ctx, const dab_progress *p) {
 void solvestore_on_bound(void *ctx, int lower, int upper) {
   (void)ctx;
   if (!S.tracking) return;
+  /* A child's intermediate bounds are worth a commit (an fsync) only once
+  ** its solve has taken a while; its result is stored in any case. */
+  if (!S.eager && now_s() - S.t_base < 1.0) return;
   dab_ab_stats s;
   dab_ab_get_stats(S.cur_ab, &s);
   dabtb_solved r = {lower, upper, -1, S.prior_nodes + (s.nodes - S.node_base),
@@ -341,8 +344,10 @@ void solvestore_on_bound(void *ctx, int lower, int upper) {
   if (checkpoint_due()) checkpoint(S.cur_ab, true, 1);
 }
 
-dab_status solvestore_solve(dab_ab *ab, uint64_t p, int *value, int *lower, int *upper, dab_err *err) {
+static dab_status solve_tracked(dab_ab *ab, uint64_t p, bool eager, int *value, int *lower, int *upper,
+                                dab_err *err) {
   if (!solvestore_active()) return dab_ab_solve(ab, p, value, lower, upper, err);
+  S.eager = eager;
   dabtb_solved prior;
   bool had = get(p, &prior);
   dab_ab_stats s;
@@ -370,6 +375,10 @@ dab_status solvestore_solve(dab_ab *ab, uint64_t p, int *value, int *lower, int 
   return st;
 }
 
+dab_status solvestore_solve(dab_ab *ab, uint64_t p, int *value, int *lower, int *upper, dab_err *err) {
+  return solve_tracked(ab, p, true, value, lower, upper, err);
+}
+
 dab_status solvestore_analyze(dab_ab *ab, uint64_t root, int v, dab_analysis *a, dab_err *err) {
   if (!solvestore_active()) return dab_ab_analyze(ab, root, a, err);
   const dab_geom *g = &S.g;
@@ -390,7 +399,7 @@ dab_status solvestore_analyze(dab_ab *ab, uint64_t root, int v, dab_analysis *a,
         /* The move is worth at most v: a true bound on the child. */
         int n = open_boxes(c);
         dab_ab_seed(ab, c, k ? -n : -v, k ? v - k : n, NULL);
-        dab_status st = solvestore_solve(ab, c, &cv, NULL, NULL, err);
+        dab_status st = solve_tracked(ab, c, false, &cv, NULL, NULL, err);
         if (st) return st;
       }
       keys[nk] = key, vals[nk] = cv, nk++;
