@@ -303,8 +303,10 @@ dab_status dabtb_store_get(dabtb_store *s, uint64_t pos, dabtb_solved *rec, bool
 ** the best move is the new one when given, else the old; nodes and
 ** seconds are the larger of the two (a writer continuing a stored proof
 ** passes old + new).  Two records for one key within the call merge too.
-** RETURN: DAB_OK; DAB_EINPUT (a position beyond the board, bounds outside
-** -R..R for R open boxes, lower > upper, or a move not undrawn);
+** Bounds beyond -R..R (R = open boxes of the position; e.g. -128/127 for
+** "none") are clamped: they hold trivially.
+** RETURN: DAB_OK; DAB_EINPUT (a position beyond the board, bounds that
+** leave no value of the right parity, or a best move not undrawn);
 ** DAB_EINTERNAL when the intersection with the stored bounds is empty
 ** (one of them is wrong: nothing is written); DAB_EIO (read-only handle,
 ** disk full: nothing is written); DAB_ECORRUPT (a stored record is bad).
