@@ -4,6 +4,8 @@
 ** See Copyright Notice in README.md
 */
 #include <errno.h>
+#include <glob.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -174,6 +176,18 @@ static int put_meta(MDB_txn *txn, MDB_dbi dbi, char (*kv)[2][256], int n) {
 ** into place (an existing file wins: a concurrent creator made it). */
 static dab_status create_file(const char *path, const dab_geom *g, const dab_sym *s, dab_err *err) {
   char tmp[4096 + 64];
+  { /* Remove PATH.new.PID left by creators that died (kill -9). */
+    glob_t gl;
+    snprintf(tmp, sizeof tmp, "%s.new.*", path);
+    if (glob(tmp, GLOB_NOSORT, NULL, &gl) == 0) {
+      for (size_t i = 0; i < gl.gl_pathc; i++) {
+        const char *dot = strrchr(gl.gl_pathv[i], '.');
+        long pid = dot ? strtol(dot + 1, NULL, 10) : 0;
+        if (pid > 0 && kill((pid_t)pid, 0) != 0 && errno == ESRCH) unlink(gl.gl_pathv[i]);
+      }
+      globfree(&gl);
+    }
+  }
   snprintf(tmp, sizeof tmp, "%s.new.%ld", path, (long)getpid());
   unlink(tmp);
   static char kv[16][2][256];
