@@ -7,7 +7,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 #include "cli/cliutil.h"
 #include "cli/solvestore.h"
 #include "tablebase/dabtb.h"
@@ -72,6 +74,24 @@ bool solvestore_board_covered(const dab_geom *g, const char *tb_dir) {
   return table;
 }
 
+/* S.create_path = RxC.dab in the first writable directory of --tb and
+** $DAB_TB_PATH.  False when none is (dabtb_default_path decides then). */
+static bool first_writable_dir(const dab_geom *g, const char *tb_dir) {
+  char dirs[PATH_MAX];
+  const char *env = getenv("DAB_TB_PATH");
+  snprintf(dirs, sizeof dirs, "%s%s%s", tb_dir && *tb_dir ? tb_dir : "",
+           tb_dir && *tb_dir && env && *env ? ":" : "", env ? env : "");
+  for (char *save = NULL, *d = strtok_r(dirs, ":", &save); d; d = strtok_r(NULL, ":", &save)) {
+    struct stat sb;
+    if (stat(d, &sb) != 0 || !S_ISDIR(sb.st_mode) || access(d, W_OK | X_OK) != 0) continue;
+    if ((size_t)snprintf(S.create_path, sizeof S.create_path, "%s/%dx%d.dab", d, g->rows, g->cols) <
+        sizeof S.create_path)
+      return true;
+  }
+  S.create_path[0] = 0;
+  return false;
+}
+
 void solvestore_select(const dab_geom *g, const char *tb_dir, bool no_store) {
   if (S.rows == g->rows && S.cols == g->cols) return;
   solvestore_close();
@@ -99,6 +119,10 @@ void solvestore_select(const dab_geom *g, const char *tb_dir, bool no_store) {
     return;
   }
   if (no_store) return;
+  if (first_writable_dir(g, tb_dir)) {
+    S.can_write = true;
+    return;
+  }
   if (dabtb_default_path(g->rows, g->cols, tb_dir, S.create_path, sizeof S.create_path, &err)) {
     S.create_path[0] = 0;
     warn_once("no place for a solved store", err.msg);
