@@ -277,11 +277,17 @@ dab_status dabtb_open(const char *path, const dabtb_opts *opts, dabtb **out, dab
       goto fail;
     }
   }
+  /* The snapshot first (it reads only the meta pages): with the lock
+  ** file, it also keeps a writer from reusing the pages walked below. */
+  rc = mdb_txn_begin(tb->env, NULL, MDB_RDONLY, &tb->txn);
+  if (rc) {
+    st = dab_fail(err, DAB_EINPUT, "%s: not a dab tablebase (%s)", path, mdb_strerror(rc));
+    goto fail;
+  }
   /* LMDB trusts its pages: check them before it reads any. */
   st = dabtb_lmdb_structure(tb->env, (uint64_t)sb.st_size, path, err);
   if (st) goto fail;
-  rc = mdb_txn_begin(tb->env, NULL, MDB_RDONLY, &tb->txn);
-  if (!rc) rc = mdb_dbi_open(tb->txn, "meta", 0, &tb->dbi_meta);
+  rc = mdb_dbi_open(tb->txn, "meta", 0, &tb->dbi_meta);
   if (!rc) rc = mdb_dbi_open(tb->txn, "blocks", 0, &tb->dbi_blocks);
   if (!rc) rc = mdb_dbi_open(tb->txn, "solved", 0, &tb->dbi_solved);
   if (rc) {
