@@ -801,3 +801,22 @@ int dab_ab_pv(dab_ab *ab, uint64_t p, int16_t *pv, int max) {
   }
   return len;
 }
+
+/* ---- Seeding from stored results ------------------------------------------ */
+
+dab_status dab_ab_seed(dab_ab *ab, uint64_t p, int lower, int upper, dab_err *err) {
+  dab_status st = check_position(ab, p, err);
+  if (st) return st;
+  if (ab->o.no_tt) return DAB_OK;
+  int n = dab_ab_open_boxes(&ab->g, p);
+  if (lower < -n) lower = -n;
+  if (upper > n) upper = n;
+  if (lower > upper)
+    return dab_fail(err, DAB_EINPUT, "seed bounds [%d,%d] leave no value for %d open boxes", lower, upper, n);
+  int t;
+  uint64_t key = dab_sym_canon64(ab->sym, p, ab->o.border_equiv, &t);
+  /* Work 60: as if 2^59 nodes stood behind it, so the replacement policy
+  ** keeps it over anything a search stores. */
+  dab_tt_store(&ab->tt, key, lower, upper, -1, 60);
+  return DAB_OK;
+}

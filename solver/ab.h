@@ -150,4 +150,18 @@ void dab_ab_reset_stats(dab_ab *ab);
 /* Open boxes of p (boxes not yet complete). */
 int dab_ab_open_boxes(const dab_geom *g, uint64_t p);
 
+/*
+** Seeds the transposition table with proved bounds of p (e.g. from the
+** tablebase's solved store): lower <= value(p) <= upper.  They must be
+** TRUE bounds; they merge with what the table holds (intersection) and
+** are kept over search entries by the replacement policy.
+** RETURN: DAB_OK; DAB_EINPUT if p has lines outside the board or the
+** bounds (clamped to -n..n for n open boxes) are empty.
+** NOTES: the search reads the table only at quiet positions (no box with
+** exactly three sides) and at the root of dab_ab_solve, so seeding other
+** positions is harmless but does nothing.  Not thread-safe against a
+** running solve of the same solver.
+*/
+dab_status dab_ab_seed(dab_ab *ab, uint64_t p, int lower, int upper, dab_err *err);
+
 #endif
