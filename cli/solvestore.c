@@ -267,9 +267,9 @@ bool solvestore_answer(uint64_t root, bool value_only, dab_analysis *a, char *ex
 ** table's key is the canonical position itself), so a rerun that seeds
 ** them skips the subtrees they summarise: this is what makes a resumed
 ** search cheaper than starting over.  It may run while workers write the
-** table: an entry read here is only a candidate, confirmed by
-** dab_tt_probe (whose key ^ data check rejects a torn entry).  The entry
-** layout is tt.h's.
+** table: dab_tt_read reports a torn entry as empty.  Entries keyed by
+** Strings-and-Coins graph hashes (the default above 8 free lines) are
+** skipped: they name no position the store could hold.
 */
 static void checkpoint(dab_ab *ab, bool bounds_too, int min_work) {
   if (!S.can_write) return;
@@ -286,36 +286,48 @@ static void checkpoint(dab_ab *ab, bool bounds_too, int min_work) {
     }
     uint64_t *pos = NULL;
     dabtb_solved *recs = NULL;
-    size_t n = 0;
+    dabtb_shape *shapes = NULL;
+    size_t n = 0, nshapes = 0;
     if (pass == 1) {
       pos = malloc(CHECKPOINT_MAX_RECORDS * sizeof *pos);
       recs = malloc(CHECKPOINT_MAX_RECORDS * sizeof *recs);
-      if (!pos || !recs) {
+      shapes = malloc(CHECKPOINT_MAX_RECORDS * sizeof *shapes);
+      if (!pos || !recs || !shapes) {
         free(pos);
         free(recs);
+        free(shapes);
         return;
       }
     }
-    for (uint64_t b = 0; b < tt->nbuckets; b++)
-      for (int w = 0; w < DAB_TT_WAYS; w++) {
-        uint64_t d = tt->bucket[b].e[w].data;
-        if (!d) continue;
-        uint64_t key = tt->bucket[b].e[w].check ^ d;
-        int lower = (int)(d & 0xff) - 128, upper = (int)(d >> 8 & 0xff) - 128, work = (int)(d >> 24 & 0xff);
-        if (work < threshold || (key & ~S.g.all_lines) || lower > upper) continue;
-        if (lower != upper && (!bounds_too || (lower == -128 && upper == 127))) continue;
-        if (pass == 0) hist[work]++;
-        else if (n < CHECKPOINT_MAX_RECORDS) {
-          dab_tt_hit hit;
-          if (!dab_tt_probe(tt, key, &hit) || hit.lower > hit.upper) continue;
-          if (hit.lower != hit.upper && !bounds_too) continue;
+    uint64_t cap = dab_tt_capacity(tt);
+    for (uint64_t slot = 0; slot < cap; slot++) {
+      uint64_t key;
+      uint32_t check;
+      dab_tt_hit e;
+      int work;
+      if (!dab_tt_read(tt, slot, &key, &check, &e, &work)) continue;
+      bool hashed = check & DAB_TT_CHECK_HASHED;
+      if (work < threshold || (!hashed && (key & ~S.g.all_lines)) || e.lower > e.upper) continue;
+      if (e.lower != e.upper && (!bounds_too || (e.lower == -128 && e.upper == 127))) continue;
+      if (pass == 0) hist[work]++;
+      else if (n + nshapes < CHECKPOINT_MAX_RECORDS) {
+        /* Graph-keyed entries (hashes of Strings-and-Coins graphs,
+        ** solver/ab.h) name no position: they go to the shapes store. */
+        if (hashed) shapes[nshapes++] = (dabtb_shape){key, check, e.lower, e.upper, work};
+        else {
           pos[n] = key;
-          recs[n++] = (dabtb_solved){hit.lower, hit.upper, -1, 0, 0};
+          recs[n++] = (dabtb_solved){e.lower, e.upper, -1, 0, 0};
         }
       }
-    if (pass == 1) put(n, pos, recs);
+    }
+    if (pass == 1) {
+      put(n, pos, recs);
+      dab_err err;
+      if (nshapes && dabtb_shapes_put(S.st, nshapes, shapes, &err)) warn_once("storing shapes", err.msg);
+    }
     free(pos);
     free(recs);
+    free(shapes);
   }
   S.last_checkpoint = now_s();
   S.checkpoint_cost = S.last_checkpoint - t0;
@@ -326,10 +338,16 @@ static int seed_one(void *ctx, uint64_t key, const dabtb_solved *r) {
   return 0;
 }
 
+static int seed_shape(void *ctx, const dabtb_shape *r) {
+  dab_ab_seed_key(ctx, r->key, r->check, r->lower, r->upper);
+  return 0;
+}
+
 void solvestore_seed(dab_ab *ab) {
   if (!S.st || S.seeded == ab) return;
   dab_err err;
   if (dabtb_store_each(S.st, seed_one, ab, &err)) warn_once("reading the solved store", err.msg);
+  if (dabtb_shapes_each(S.st, seed_shape, ab, &err)) warn_once("reading the shapes store", err.msg);
   S.seeded = ab;
 }
 

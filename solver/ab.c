@@ -310,7 +310,7 @@ static inline void position_key(const dab_ab *ab, keycache_entry *cache, uint64_
     dab_sckey64(&ab->g, p, &k->sk);
     k->labelled = true;
     k->key = k->sk.key;
-    k->check = (uint32_t)k->sk.check;
+    k->check = ((uint32_t)k->sk.check & (DAB_TT_CHECK_HASHED - 1)) | DAB_TT_CHECK_HASHED;
     if (e) e->p = cp, e->key = k->key, e->check = k->check;
   } else {
     k->key = dab_sym_canon64(ab->sym, p, ab->o.border_equiv, &k->tr);
@@ -813,10 +813,17 @@ dab_status dab_ab_seed(dab_ab *ab, uint64_t p, int lower, int upper, dab_err *er
   if (upper > n) upper = n;
   if (lower > upper)
     return dab_fail(err, DAB_EINPUT, "seed bounds [%d,%d] leave no value for %d open boxes", lower, upper, n);
-  int t;
-  uint64_t key = dab_sym_canon64(ab->sym, p, ab->o.border_equiv, &t);
+  pos_key pk;
+  position_key(ab, NULL, p, &pk);
   /* Work 60: as if 2^59 nodes stood behind it, so the replacement policy
   ** keeps it over anything a search stores. */
-  dab_tt_store(&ab->tt, key, lower, upper, -1, 60);
+  dab_tt_store_checked(&ab->tt, pk.key, pk.check, lower, upper, -1, 60);
+  return DAB_OK;
+}
+
+dab_status dab_ab_seed_key(dab_ab *ab, uint64_t key, uint32_t check, int lower, int upper) {
+  if (ab->o.no_tt) return DAB_OK;
+  if (lower > upper) return DAB_EINPUT;
+  dab_tt_store_checked(&ab->tt, key, check, lower, upper, -1, 60);
   return DAB_OK;
 }

@@ -164,4 +164,12 @@ int dab_ab_open_boxes(const dab_geom *g, uint64_t p);
 */
 dab_status dab_ab_seed(dab_ab *ab, uint64_t p, int lower, int upper, dab_err *err);
 
+/*
+** Stores proved bounds under a raw table key (key, check) as read from
+** this solver's table by a checkpoint (dab_tt_read): the way graph-keyed
+** entries, which name no position, are carried into a later search.
+** RETURN: DAB_OK, or DAB_EINPUT when lower > upper (nothing stored).
+*/
+dab_status dab_ab_seed_key(dab_ab *ab, uint64_t key, uint32_t check, int lower, int upper);
+
 #endif

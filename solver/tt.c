@@ -82,6 +82,25 @@ uint64_t dab_tt_used(const dab_tt *tt) {
   return used * (tt->nbuckets / sample);
 }
 
+bool dab_tt_read(const dab_tt *tt, uint64_t slot, uint64_t *key, uint32_t *check, dab_tt_hit *hit, int *work) {
+  if (slot >= dab_tt_capacity(tt)) return false;
+  const dab_tt_entry *e = &tt->bucket[slot / DAB_TT_WAYS].e[slot % DAB_TT_WAYS];
+  uint64_t d = ld(&e->data);
+  if (!d) return false;
+  uint64_t k = ld(&e->check) ^ d;
+  /* re-read: a store between the two loads shows as a changed data word */
+  if (ld(&e->data) != d) return false;
+  /* the bucket must be the key's own, else the pair is torn */
+  if ((XXH3_64bits(&k, sizeof k) & tt->mask) != slot / DAB_TT_WAYS) return false;
+  *key = k;
+  *check = (uint32_t)(d >> CK_SHIFT);
+  hit->lower = d_lower(d);
+  hit->upper = d_upper(d);
+  hit->move = d_move(d);
+  *work = d_work(d);
+  return true;
+}
+
 uint64_t dab_tt_index(const dab_tt *tt, uint64_t key) {
   return XXH3_64bits(&key, sizeof key) & tt->mask;
 }

@@ -28,8 +28,10 @@
 **                     (graph keys, symmetry/sckey.h)
 **              26..31 work: floor(log2(nodes searched below)) + 1, max 63
 **              32..39 generation (search number, for aging)
-**              40..63 check: 24 more key bits (graph keys are hashes;
-**                     symmetric keys are whole positions and use 0)
+**              40..63 check: 24 more key bits.  Keys that are whole
+**                     positions (board-symmetry keys) use 0; graph keys
+**                     (hashes) set bit 63 and 23 bits of a second hash,
+**                     so a table walk can tell the two kinds apart
 **
 ** Threads share the table without locks (lazy SMP).  A torn write (key
 ** from one store, data from another) fails the check = key ^ data test
@@ -43,6 +45,7 @@
 #define DAB_TT_WAYS 4
 #define DAB_TT_NOMOVE 1023
 #define DAB_TT_CHECK_BITS 24
+#define DAB_TT_CHECK_HASHED (1u << 23) /* in a check: the key is a hash, not a position */
 
 typedef struct dab_tt_entry {
   uint64_t check;
@@ -112,6 +115,15 @@ bool dab_tt_probe_checked(const dab_tt *tt, uint64_t key, uint32_t check, dab_tt
 ** NOTES: thread-safe (lock-free, see the layout note).
 */
 void dab_tt_store_checked(dab_tt *tt, uint64_t key, uint32_t check, int lower, int upper, int move, int work);
+
+/*
+** Reads entry number `slot` (0 .. capacity-1) for a table walk.
+** RETURN: true and the key, check, bounds/move and work when the slot holds
+** an entry.  NOTES: safe while other threads store; a torn entry is
+** reported as empty.  An entry whose check has DAB_TT_CHECK_HASHED set is
+** keyed by a hash, not by a position.
+*/
+bool dab_tt_read(const dab_tt *tt, uint64_t slot, uint64_t *key, uint32_t *check, dab_tt_hit *hit, int *work);
 
 /* The same for keys that are whole positions (check 0). */
 static inline bool dab_tt_probe(const dab_tt *tt, uint64_t key, dab_tt_hit *hit) {

@@ -263,7 +263,7 @@ void dab_sckey64(const dab_geom *g, uint64_t p, dab_sckey *out) {
     for (int j = 0; j < sorted[i]->size; j++) order[at++] = sorted[i]->order[j];
   uint64_t enc[ENC_WORDS];
   encode(&gr, order, enc);
-  XXH128_hash_t h = XXH3_128bits(enc, (size_t)(n + 1) / 2 * sizeof enc[0]);
+  XXH128_hash_t h = XXH3_128bits_withSeed(enc, (size_t)(n + 1) / 2 * sizeof enc[0], DAB_SCKEY_VERSION);
   out->key = h.low64;
   out->check = h.high64;
   for (int i = 0; i < n; i++) {

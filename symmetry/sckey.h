@@ -48,6 +48,9 @@
 #define DAB_SCKEY_MAX_COINS 32
 #define DAB_SCKEY_MAX_LEAVES 24
 #define DAB_SCKEY_GROUND 31
+/* Seeds the hash: change it whenever the encoding changes, so keys stored
+** on disk (tablebase shapes) by another version can never match. */
+#define DAB_SCKEY_VERSION 1
 
 /* R x C boxes have 2RC + R + C lines; the fewest for 26 or more boxes is
 ** 66 (3x9), so every fast-path board has at most 25 coins and a

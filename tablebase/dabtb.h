@@ -327,6 +327,39 @@ dab_status dabtb_store_each(dabtb_store *s, int (*fn)(void *ctx, uint64_t key, c
 dab_status dabtb_store_count(dabtb_store *s, uint64_t *n, dab_err *err);
 
 /*
+** Shapes: bounds keyed by the solver's Strings-and-Coins graph keys
+** (symmetry/sckey.h, hashed with the key version DAB_SCKEY_VERSION in the
+** database name), for checkpoints of a search whose table is keyed by
+** graph shapes rather than positions.  A shape names no position of the
+** board: it only seeds a later search (dab_ab_seed_key).
+*/
+#define DABTB_SHAPES_DB "shapes1"
+
+typedef struct dabtb_shape {
+  uint64_t key;        /* graph key */
+  uint32_t check;      /* its check bits (solver/tt.h) */
+  int lower, upper;    /* proved bounds */
+  int work;            /* log2 of the search work behind them */
+} dabtb_shape;
+
+/*
+** Stores n shape records in ONE transaction, merged with the stored ones
+** (bounds intersected, work the larger).
+** RETURN: DAB_OK; DAB_EINTERNAL when an intersection is empty (nothing
+** written); DAB_EIO (read-only handle, disk full: nothing written);
+** DAB_ECORRUPT (a stored record is bad).
+*/
+dab_status dabtb_shapes_put(dabtb_store *s, size_t n, const dabtb_shape *recs, dab_err *err);
+
+/*
+** Calls fn(ctx, rec) for every shape record, in one read transaction; fn
+** returns non-zero to stop.  RETURN: DAB_OK (also when none are stored);
+** DAB_ECORRUPT at the first bad record; DAB_EIO.
+*/
+dab_status dabtb_shapes_each(dabtb_store *s, int (*fn)(void *ctx, const dabtb_shape *rec), void *ctx,
+                             dab_err *err);
+
+/*
 ** Re-checks what a store can without searching: every record as
 ** dabtb_check does, and every record whose children all have records
 ** against them: with move values m_i in [a_i, b_i] (from the children's

@@ -83,6 +83,10 @@ uint64_t dabtb_meta_digest_kv(const char *const *keys, const char *const *vals, 
 ** RETURN: DAB_OK and *count; DAB_ECORRUPT naming the first bad key;
 ** DAB_ECANCELED.  (tb_solved.c)
 */
+/* Checks every record of the shapes database in txn (absent = none).
+** RETURN: as dabtb_solved_scan.  (tb_solved.c) */
+dab_status dabtb_shapes_scan(MDB_txn *txn, dab_cancel_flag *cancel, uint64_t *count, dab_err *err);
+
 dab_status dabtb_solved_scan(const dab_geom *g, const dab_sym *s, int format_version, MDB_txn *txn,
                              MDB_dbi dbi, dab_cancel_flag *cancel, uint64_t *count, dab_err *err);
 

@@ -700,7 +700,8 @@ dab_status dabtb_check(const dabtb *tb, dab_progress_fn progress, void *progress
     if (memcmp(cs.digest, tb->layer_sum[k], 16))
       return dab_fail(err, DAB_ECORRUPT, "layer %d: layer checksum mismatch", k);
   }
-  uint64_t nsolved;
-  return dabtb_solved_scan(&tb->geom, tb->sym, tb->format_version, tb->txn, tb->dbi_solved, cancel,
-                           &nsolved, err);
+  uint64_t nsolved, nshapes;
+  dab_status st = dabtb_solved_scan(&tb->geom, tb->sym, tb->format_version, tb->txn, tb->dbi_solved, cancel,
+                                    &nsolved, err);
+  return st ? st : dabtb_shapes_scan(tb->txn, cancel, &nshapes, err);
 }

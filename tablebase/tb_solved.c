@@ -655,3 +655,158 @@ dab_status dabtb_store_verify(dabtb_store *s, dab_cancel_flag *cancel, uint64_t 
   mdb_txn_abort(txn);
   return st;
 }
+
+/* ---- Shapes: bounds keyed by Strings-and-Coins graph keys ---------------- */
+
+/*
+**   shapes record (sub-database DABTB_SHAPES_DB)
+**   key   12 bytes: graph key (u64 BE) | check (u32 BE)
+**   value 12 bytes: lower (int8) | upper (int8) | work (u8) | 0 |
+**                   XXH3-64 of key + the first 4 value bytes (LE)
+*/
+#define SHAPE_KEY_BYTES 12
+#define SHAPE_REC_BYTES 12
+
+static uint64_t shape_hash(const uint8_t *kb, const uint8_t *vb) {
+  uint8_t buf[SHAPE_KEY_BYTES + 4];
+  memcpy(buf, kb, SHAPE_KEY_BYTES);
+  memcpy(buf + SHAPE_KEY_BYTES, vb, 4);
+  return XXH3_64bits(buf, sizeof buf);
+}
+
+static void shape_encode(uint8_t *kb, uint8_t *vb, const dabtb_shape *r) {
+  dabtb_put_be64(kb, r->key);
+  uint8_t c[8];
+  dabtb_put_be64(c, r->check);
+  memcpy(kb + 8, c + 4, 4);
+  vb[0] = (uint8_t)(int8_t)r->lower;
+  vb[1] = (uint8_t)(int8_t)r->upper;
+  vb[2] = (uint8_t)(r->work < 0 ? 0 : r->work > 255 ? 255 : r->work);
+  vb[3] = 0;
+  dabtb_put_le64(vb + 4, shape_hash(kb, vb));
+}
+
+/* Decodes and checks one shape record.  RETURN: NULL, or why it is bad. */
+static const char *shape_decode(const MDB_val *k, const MDB_val *v, dabtb_shape *r) {
+  if (k->mv_size != SHAPE_KEY_BYTES || v->mv_size != SHAPE_REC_BYTES) return "bad record size";
+  const uint8_t *kb = k->mv_data, *vb = v->mv_data;
+  r->key = dabtb_get_be64(kb);
+  r->check = (uint32_t)kb[8] << 24 | (uint32_t)kb[9] << 16 | (uint32_t)kb[10] << 8 | kb[11];
+  r->lower = (int8_t)vb[0];
+  r->upper = (int8_t)vb[1];
+  r->work = vb[2];
+  if (dabtb_get_le64(vb + 4) != shape_hash(kb, vb)) return "checksum mismatch";
+  if (r->lower > r->upper) return "lower bound above upper bound";
+  return NULL;
+}
+
+dab_status dabtb_shapes_scan(MDB_txn *txn, dab_cancel_flag *cancel, uint64_t *count, dab_err *err) {
+  MDB_dbi dbi;
+  MDB_cursor *cur;
+  *count = 0;
+  int rc = mdb_dbi_open(txn, DABTB_SHAPES_DB, 0, &dbi);
+  if (rc == MDB_NOTFOUND) return DAB_OK; /* no shapes stored yet */
+  if (!rc) rc = mdb_cursor_open(txn, dbi, &cur);
+  if (rc) return dab_fail(err, DAB_EIO, "shapes: cannot read (%s)", mdb_strerror(rc));
+  MDB_val k, v;
+  dab_status st = DAB_OK;
+  for (rc = mdb_cursor_get(cur, &k, &v, MDB_FIRST); rc == 0; rc = mdb_cursor_get(cur, &k, &v, MDB_NEXT)) {
+    dabtb_shape r;
+    const char *why = shape_decode(&k, &v, &r);
+    if (why) {
+      st = dab_fail(err, DAB_ECORRUPT, "shape key 0x%llx: %s", (unsigned long long)r.key, why);
+      break;
+    }
+    if ((++*count & 4095) == 0 && cancel && *cancel) {
+      st = dab_fail(err, DAB_ECANCELED, "check canceled");
+      break;
+    }
+  }
+  if (!st && rc != MDB_NOTFOUND) st = dab_fail(err, DAB_ECORRUPT, "shapes: unreadable (%s)", mdb_strerror(rc));
+  mdb_cursor_close(cur);
+  return st;
+}
+
+dab_status dabtb_shapes_put(dabtb_store *s, size_t n, const dabtb_shape *recs, dab_err *err) {
+  if (!s->writable) return dab_fail(err, DAB_EIO, "%s: opened read-only", s->path);
+  if (!n) return DAB_OK;
+  for (int attempt = 0;; attempt++) {
+    MDB_txn *txn;
+    MDB_dbi dbi;
+    int rc = txn_begin(s->env, 0, &txn);
+    if (rc) return dab_fail(err, DAB_EIO, "%s: %s", s->path, mdb_strerror(rc));
+    rc = mdb_dbi_open(txn, DABTB_SHAPES_DB, MDB_CREATE, &dbi);
+    dab_status st = DAB_OK;
+    for (size_t i = 0; i < n && !rc && !st; i++) {
+      dabtb_shape r = recs[i];
+      if (r.lower < -128) r.lower = -128;
+      if (r.upper > 127) r.upper = 127;
+      uint8_t kb[SHAPE_KEY_BYTES], vb[SHAPE_REC_BYTES];
+      shape_encode(kb, vb, &r);
+      MDB_val k = {sizeof kb, kb}, v;
+      if (mdb_get(txn, dbi, &k, &v) == 0) {
+        dabtb_shape old;
+        const char *why = shape_decode(&k, &v, &old);
+        if (why) {
+          st = dab_fail(err, DAB_ECORRUPT, "%s: shape key 0x%llx: %s", s->path, (unsigned long long)r.key, why);
+          break;
+        }
+        if (old.lower > r.lower) r.lower = old.lower;
+        if (old.upper < r.upper) r.upper = old.upper;
+        if (old.work > r.work) r.work = old.work;
+        if (r.lower > r.upper) {
+          st = dab_fail(err, DAB_EINTERNAL, "%s: shape 0x%llx: bounds contradict the stored [%d,%d] (nothing written)",
+                        s->path, (unsigned long long)r.key, old.lower, old.upper);
+          break;
+        }
+        shape_encode(kb, vb, &r);
+      }
+      v = (MDB_val){sizeof vb, vb};
+      rc = mdb_put(txn, dbi, &k, &v, 0);
+    }
+    if (!rc && !st) rc = mdb_txn_commit(txn);
+    else mdb_txn_abort(txn);
+    if (st) return st;
+    if (rc == MDB_MAP_FULL && attempt < 4) {
+      MDB_envinfo info;
+      mdb_env_info(s->env, &info);
+      if (mdb_env_set_mapsize(s->env, info.me_mapsize * 2) == 0) continue;
+    }
+    if (rc) return dab_fail(err, DAB_EIO, "%s: writing shapes: %s", s->path, mdb_strerror(rc));
+    return DAB_OK;
+  }
+}
+
+dab_status dabtb_shapes_each(dabtb_store *s, int (*fn)(void *ctx, const dabtb_shape *rec), void *ctx,
+                             dab_err *err) {
+  MDB_txn *txn;
+  MDB_dbi dbi;
+  MDB_cursor *cur;
+  int rc = txn_begin(s->env, MDB_RDONLY, &txn);
+  if (rc) return dab_fail(err, DAB_EIO, "%s: %s", s->path, mdb_strerror(rc));
+  rc = mdb_dbi_open(txn, DABTB_SHAPES_DB, 0, &dbi);
+  if (rc == MDB_NOTFOUND) {
+    mdb_txn_abort(txn);
+    return DAB_OK;
+  }
+  if (!rc) rc = mdb_cursor_open(txn, dbi, &cur);
+  if (rc) {
+    mdb_txn_abort(txn);
+    return dab_fail(err, DAB_EIO, "%s: shapes: %s", s->path, mdb_strerror(rc));
+  }
+  MDB_val k, v;
+  dab_status st = DAB_OK;
+  for (rc = mdb_cursor_get(cur, &k, &v, MDB_FIRST); rc == 0; rc = mdb_cursor_get(cur, &k, &v, MDB_NEXT)) {
+    dabtb_shape r;
+    const char *why = shape_decode(&k, &v, &r);
+    if (why) {
+      st = dab_fail(err, DAB_ECORRUPT, "%s: shape key 0x%llx: %s", s->path, (unsigned long long)r.key, why);
+      break;
+    }
+    if (fn(ctx, &r)) break;
+  }
+  if (!st && rc && rc != MDB_NOTFOUND) st = dab_fail(err, DAB_EIO, "%s: shapes: %s", s->path, mdb_strerror(rc));
+  mdb_cursor_close(cur);
+  mdb_txn_abort(txn);
+  return st;
+}
