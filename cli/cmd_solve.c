@@ -31,6 +31,7 @@ static const char usage[] =
     "  --no-border    do not use the border-line equivalence\n"
     "  --no-decline   try every move when a capture hands over a box\n"
     "  --no-sle       search simple loony endgames instead of using the formula\n"
+    "  --no-graph     key the table by board symmetry only, not Strings-and-Coins graphs\n"
     "  --tb DIR       tablebase directory searched first (and where results go)\n"
     "  --no-store     never write results to the board's tablebase file\n"
     "  --node-limit N stop the search after N nodes (as Ctrl-C does)\n"
@@ -44,7 +45,7 @@ typedef struct solve_cfg {
   bool json, value_only, force_search, force_retro;
   int threads;
   uint64_t hash;
-  bool border, decline, sle;
+  bool border, decline, sle, graph;
   const char *tb_dir;
   bool no_store;
   uint64_t node_limit;
@@ -91,7 +92,8 @@ static dab_ab *get_solver(const dab_geom *g, const solve_cfg *c, dab_err *err, d
   o.on_bound = solvestore_on_bound; /* stores root bounds as they are proved */
   o.progress = solvestore_progress; /* the progress line, and checkpoints */
   o.progress_ctx = c->json ? NULL : (void *)1;
-  if (!c->json) cli_announce_memory("solve", "the transposition table", c->hash);
+  if (!c->graph) o.graph_keys = false;
+  if (!c->json) cli_announce_memory("solve", "the search (table and key caches)", dab_ab_memory(&o));
   solver = dab_ab_new(g, &o, st, err);
   return solver;
 }
@@ -244,7 +246,7 @@ static int solve_stdin(solve_cfg *c) {
 int dab_cmd_solve(int argc, char **argv) {
   if (cli_help_requested(argc, argv, usage)) return CLI_OK;
   const char *text = NULL;
-  solve_cfg c = {.hash = 2ull << 30, .border = true, .decline = true, .sle = true};
+  solve_cfg c = {.hash = 2ull << 30, .border = true, .decline = true, .sle = true, .graph = true};
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
     if (!strcmp(a, "--json")) c.json = true;
@@ -254,6 +256,7 @@ int dab_cmd_solve(int argc, char **argv) {
     else if (!strcmp(a, "--no-border")) c.border = false;
     else if (!strcmp(a, "--no-decline")) c.decline = false;
     else if (!strcmp(a, "--no-sle")) c.sle = false;
+    else if (!strcmp(a, "--no-graph")) c.graph = false;
     else if (!strcmp(a, "--no-store")) c.no_store = true;
     else if (!strcmp(a, "--tb")) {
       c.tb_dir = i + 1 < argc ? argv[++i] : NULL;

@@ -11,6 +11,7 @@
 #include "solver/ab.h"
 
 #include "symmetry/sckey.h"
+#include "sysmem.h"
 #include "theorems/sle.h"
 
 #define NEG_INF (-1000)
@@ -78,6 +79,15 @@ void dab_ab_default_opts(dab_ab_opts *o) {
   o->etc_min_free = 0;
 }
 
+uint64_t dab_ab_memory(const dab_ab_opts *o) {
+  uint64_t tt = o->no_tt ? 64 : o->hash_bytes ? o->hash_bytes : 1ull << 30;
+  uint64_t bucket = 64, n = 1;
+  while (n * 2 * bucket <= tt) n *= 2; /* dab_tt_init's rounding */
+  int threads = o->threads < 1 ? 1 : o->threads > DAB_AB_MAX_THREADS ? DAB_AB_MAX_THREADS : o->threads;
+  uint64_t caches = o->graph_keys && !o->no_tt ? (uint64_t)threads * (sizeof(keycache_entry) << KEYCACHE_BITS) : 0;
+  return n * bucket + caches;
+}
+
 int dab_ab_open_boxes(const dab_geom *g, uint64_t p) {
   int n = 0;
   for (int b = 0; b < g->nboxes; b++)
@@ -103,6 +113,15 @@ dab_ab *dab_ab_new(const dab_geom *g, const dab_ab_opts *opts, dab_status *st, d
   else dab_ab_default_opts(&ab->o);
   if (!ab->o.hash_bytes) ab->o.hash_bytes = 1ull << 30;
   if (ab->o.threads < 1) ab->o.threads = 1;
+  uint64_t need = dab_ab_memory(&ab->o), limit = ab->o.mem_limit ? ab->o.mem_limit : dab_mem_available();
+  if (limit && need > limit) {
+    free(ab);
+    *st = dab_fail(err, DAB_ENOMEM,
+                   "the search needs %.0f MiB (table and key caches) but only %.0f MiB of memory is "
+                   "available: use a smaller --hash",
+                   (double)need / 1048576.0, (double)limit / 1048576.0);
+    return NULL;
+  }
   ab->sym = dab_sym_new(g, err);
   if (!ab->sym) {
     free(ab);

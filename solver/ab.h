@@ -77,6 +77,7 @@ typedef struct dab_ab_opts {
   int etc_min_free;             /* ... at nodes with at least this many free lines */
   bool graph_keys;              /* Strings-and-Coins graph keys (symmetry/sckey.h) */
   int graph_min_free;           /* ... for positions with at least this many free lines */
+  uint64_t mem_limit;           /* refuse plans above this; 0 = MemAvailable */
   uint64_t node_limit;          /* stop (DAB_ECANCELED) after this many; 0 = none */
   dab_progress_fn progress;     /* optional; `what` carries the current bounds */
   void *progress_ctx;
@@ -101,11 +102,16 @@ typedef struct dab_ab_stats {
 
 typedef struct dab_ab dab_ab;
 
+/* Bytes a solver with options o allocates: the table (rounded down to a
+** power of two of 64-byte buckets) plus one graph-key cache per thread. */
+uint64_t dab_ab_memory(const dab_ab_opts *o);
+
 /*
 ** Creates a solver for board g (copied), allocating the table.
 ** RETURN: the solver, or NULL with a message in err: DAB_EBOARD code if g
-** has more than 64 lines, out of memory otherwise (*st gets the code when
-** st is non-NULL).
+** has more than 64 lines; DAB_ENOMEM when dab_ab_memory exceeds
+** opts->mem_limit (default: MemAvailable; the message says both) or an
+** allocation fails (*st gets the code when st is non-NULL).
 */
 dab_ab *dab_ab_new(const dab_geom *g, const dab_ab_opts *opts, dab_status *st, dab_err *err);
 void dab_ab_free(dab_ab *ab);
