@@ -50,6 +50,7 @@ int main(int argc, char **argv) {
     else if (!strcmp(a, "--analyze")) analyze = true;
     else if (!strcmp(a, "--graph") && i + 1 < argc) o.graph_keys = true, o.graph_min_free = atoi(argv[++i]);
     else if (!strcmp(a, "--no-graph")) o.graph_keys = false;
+    else if (!strcmp(a, "--ttmin") && i + 1 < argc) o.tt_min_free = atoi(argv[++i]);
     else if (!strcmp(a, "--etc") && i + 1 < argc) o.etc = true, o.etc_min_free = atoi(argv[++i]);
     else if (!strcmp(a, "--hash") && i + 1 < argc) o.hash_bytes = strtoull(argv[++i], NULL, 10) << 20;
     else if (!strcmp(a, "--threads") && i + 1 < argc) o.threads = atoi(argv[++i]);

@@ -421,7 +421,7 @@ static int search(ab_worker *w, uint64_t p, int nrem, int alpha, int beta, int p
   }
 
   /* A general node: table, then every move. */
-  const bool use_tt = !ab->o.no_tt;
+  const bool use_tt = !ab->o.no_tt && __builtin_popcountll(g->all_lines & ~p) >= ab->o.tt_min_free;
   pos_key pk;
   int ttmove = -1;
   if (use_tt) {

@@ -77,6 +77,8 @@ typedef struct dab_ab_opts {
   int etc_min_free;             /* ... at nodes with at least this many free lines */
   bool graph_keys;              /* Strings-and-Coins graph keys (symmetry/sckey.h) */
   int graph_min_free;           /* ... for positions with at least this many free lines */
+  int tt_min_free;              /* no table below this many free lines (0: always; measured
+                                   no clear gain, docs/solver.md) */
   uint64_t mem_limit;           /* refuse plans above this; 0 = MemAvailable */
   uint64_t node_limit;          /* stop (DAB_ECANCELED) after this many; 0 = none */
   dab_progress_fn progress;     /* optional; `what` carries the current bounds */
