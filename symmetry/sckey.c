@@ -155,14 +155,33 @@ static int component_cmp(const sc_component *x, const sc_component *y) {
   return memcmp(x->enc, y->enc, (size_t)(x->size + 1) / 2 * sizeof x->enc[0]);
 }
 
-/* Canonicalises the component made of global coins mem[0..k). */
+/* Canonicalises gr (its slots filled) into out; coins map back through
+** glob (NULL: gr's own numbering). */
+static void canon_graph(const sc_graph *gr, const uint8_t *glob, sc_component *out) {
+  int k = gr->n;
+  uint64_t c[DAB_SCKEY_MAX_COINS];
+  for (int i = 0; i < k; i++) c[i] = (uint64_t)(gr->deg[i] * 8 + gr->ground[i]);
+  sc_search s;
+  s.gr = gr;
+  s.leaves = 0;
+  s.have = 0;
+  search_canon(&s, c, 1);
+  out->truncated = s.leaves >= DAB_SCKEY_MAX_LEAVES;
+  memcpy(out->enc, s.best, (size_t)(k + 1) / 2 * sizeof out->enc[0]);
+  for (int i = 0; i < k; i++) out->order[i] = glob ? glob[s.best_order[i]] : s.best_order[i];
+}
+
+/* Canonicalises the component made of global coins mem[0..k) (increasing). */
 static void canon_component(const sc_graph *gr, const uint8_t *mem, int k, sc_component *out) {
   out->size = k;
   out->truncated = 0;
-  memset(out->enc, 0, sizeof out->enc);
   if (k == 1) { /* a lone coin: only its ground strings */
     out->enc[0] = (uint64_t)gr->ground[mem[0]] << 26;
     out->order[0] = mem[0];
+    return;
+  }
+  if (k == gr->n) { /* the whole graph: no copy */
+    canon_graph(gr, NULL, out);
     return;
   }
   sc_graph lg;
@@ -177,21 +196,13 @@ static void canon_component(const sc_graph *gr, const uint8_t *mem, int k, sc_co
     for (int j = 0; j < 4; j++)
       lg.slot[i][j] = (uint8_t)(j < d ? lg.nbr[i][j] : j < d + lg.ground[i] ? k + 1 : k);
   }
-  uint64_t c[DAB_SCKEY_MAX_COINS];
-  for (int i = 0; i < k; i++) c[i] = (uint64_t)(lg.deg[i] * 8 + lg.ground[i]);
-  sc_search s;
-  s.gr = &lg;
-  s.leaves = 0;
-  s.have = 0;
-  search_canon(&s, c, 1);
-  out->truncated = s.leaves >= DAB_SCKEY_MAX_LEAVES;
-  memcpy(out->enc, s.best, sizeof out->enc);
-  for (int i = 0; i < k; i++) out->order[i] = mem[s.best_order[i]];
+  canon_graph(&lg, mem, out);
 }
 
 void dab_sckey64(const dab_geom *g, uint64_t p, dab_sckey *out) {
   sc_graph gr;
   int8_t idx[64];
+  uint32_t adj[DAB_SCKEY_MAX_COINS];
   int n = 0;
   for (int b = 0; b < g->nboxes; b++) {
     if ((p & g->box_mask[b]) == g->box_mask[b]) {
@@ -205,15 +216,21 @@ void dab_sckey64(const dab_geom *g, uint64_t p, dab_sckey *out) {
   gr.n = n;
   for (int i = 0; i < n; i++) {
     int b = gr.box[i], d = 0, gd = 0;
-    for (int s = 0; s < 4; s++) {
-      int m = g->box_line[b][s];
-      if (p >> m & 1) continue;
-      int o = g->line_box[m][0] == b ? g->line_box[m][1] : g->line_box[m][0];
+    uint32_t a = 0;
+    for (uint64_t u = g->box_mask[b] & ~p; u; u &= u - 1) {
+      int m = __builtin_ctzll(u);
+      int o = g->line_box[m][0] + g->line_box[m][1] - b; /* the other side; -1 = ground */
       if (o < 0) gd++;
-      else gr.nbr[i][d++] = (uint8_t)idx[o];
+      else {
+        gr.nbr[i][d++] = (uint8_t)idx[o];
+        a |= 1u << idx[o];
+      }
     }
+    adj[i] = a;
     gr.deg[i] = (uint8_t)d;
     gr.ground[i] = (uint8_t)gd;
+    for (int s = 0; s < 4; s++)
+      gr.slot[i][s] = (uint8_t)(s < d ? gr.nbr[i][s] : s < d + gd ? n + 1 : n);
   }
   out->ncoins = n;
   out->truncated = 0;
@@ -229,24 +246,20 @@ void dab_sckey64(const dab_geom *g, uint64_t p, dab_sckey *out) {
   sc_component comp[DAB_SCKEY_MAX_COINS];
   sc_component *sorted[DAB_SCKEY_MAX_COINS];
   int ncomp = 0;
-  uint32_t seen = 0;
-  for (int r = 0; r < n; r++) {
-    if (seen >> r & 1) continue;
+  uint32_t left = n == 32 ? ~0u : (1u << n) - 1;
+  while (left) {
+    /* flood fill from the lowest coin left, on adjacency bit masks */
+    uint32_t cm = left & -left, grow = cm;
+    while (grow) {
+      uint32_t next = 0;
+      for (uint32_t t = grow; t; t &= t - 1) next |= adj[__builtin_ctz(t)];
+      grow = next & ~cm;
+      cm |= next;
+    }
+    left &= ~cm;
     uint8_t mem[DAB_SCKEY_MAX_COINS];
     int k = 0;
-    mem[k++] = (uint8_t)r;
-    seen |= 1u << r;
-    for (int q = 0; q < k; q++)
-      for (int j = 0; j < gr.deg[mem[q]]; j++) {
-        int u = gr.nbr[mem[q]][j];
-        if (!(seen >> u & 1)) seen |= 1u << u, mem[k++] = (uint8_t)u;
-      }
-    for (int i = 1; i < k; i++) /* members in coin order */
-      for (int j = i; j > 0 && mem[j] < mem[j - 1]; j--) {
-        uint8_t t = mem[j];
-        mem[j] = mem[j - 1];
-        mem[j - 1] = t;
-      }
+    for (uint32_t t = cm; t; t &= t - 1) mem[k++] = (uint8_t)__builtin_ctz(t);
     canon_component(&gr, mem, k, &comp[ncomp]);
     out->truncated |= comp[ncomp].truncated;
     sorted[ncomp] = &comp[ncomp];
