@@ -680,7 +680,7 @@ static dab_status check_position(const dab_ab *ab, uint64_t p, dab_err *err) {
   return DAB_OK;
 }
 
-dab_status dab_ab_test(dab_ab *ab, uint64_t p, int bound, bool *result, dab_err *err) {
+dab_status dab_ab_test_failsoft(dab_ab *ab, uint64_t p, int bound, int *failsoft, dab_err *err) {
   dab_status st = check_position(ab, p, err);
   if (st) return st;
   double t0 = now_sec();
@@ -690,8 +690,16 @@ dab_status dab_ab_test(dab_ab *ab, uint64_t p, int bound, bool *result, dab_err 
   st = run_test(ab, p, nrem, bound, &r);
   ab->st.seconds += now_sec() - t0;
   if (st) return dab_fail(err, st, "search canceled");
-  *result = r >= bound;
+  /* the result is a true bound; clip it to what the boxes allow */
+  *failsoft = r < -nrem ? -nrem : r > nrem ? nrem : r;
   return DAB_OK;
+}
+
+dab_status dab_ab_test(dab_ab *ab, uint64_t p, int bound, bool *result, dab_err *err) {
+  int r;
+  dab_status st = dab_ab_test_failsoft(ab, p, bound, &r, err);
+  if (!st) *result = r >= bound;
+  return st;
 }
 
 /* The root driver, starting its tests near guess0. */

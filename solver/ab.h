@@ -139,6 +139,13 @@ dab_status dab_ab_solve(dab_ab *ab, uint64_t p, int *value, int *lower, int *upp
 dab_status dab_ab_test(dab_ab *ab, uint64_t p, int bound, bool *result, dab_err *err);
 
 /*
+** The same test, fail-soft: *failsoft >= bound proves value(p) >= *failsoft,
+** *failsoft < bound proves value(p) <= *failsoft (so one test may decide
+** more than the bound asked).  RETURN as dab_ab_solve.
+*/
+dab_status dab_ab_test_failsoft(dab_ab *ab, uint64_t p, int bound, int *failsoft, dab_err *err);
+
+/*
 ** Value of p and of every legal move (a->move in increasing order).
 ** RETURN: as dab_ab_solve.  On cancellation *a is unspecified.
 */
