@@ -20,11 +20,13 @@
 #define BUSY_MIN_FREE 8        /* only nodes this big are announced as busy */
 #define DAB_AB_MAX_THREADS 64
 
-/* Graph-key cache (see position_key). */
-#define KEYCACHE_BITS 20
+/* Graph-key cache (see position_key): one for all threads, lock-free.
+** An entry holds tag = p ^ key ^ check, so a torn entry (words from two
+** stores) fails the tag test and reads as a miss. */
+#define KEYCACHE_BITS 21
 
 typedef struct keycache_entry {
-  uint64_t p, key, check;
+  uint64_t tag, key, check;
 } keycache_entry;
 
 struct dab_ab {
@@ -42,7 +44,7 @@ struct dab_ab {
   char what[96];
   pthread_mutex_t progress_lock;
   dab_ab_stats st;
-  struct keycache_entry *keycache[DAB_AB_MAX_THREADS]; /* per worker, kept across tests */
+  struct keycache_entry *keycache; /* shared by the workers, kept across tests */
   uint64_t *busy;             /* keys of nodes being expanded (threads > 1, abdada) */
 };
 
@@ -52,7 +54,7 @@ typedef struct ab_worker {
   int stop;
   uint64_t nodes, probes, hits, cuts, sle, loony, etc_cuts, etc_dups, deferrals;
   uint64_t node_base;         /* ab->st.nodes at the start of the test */
-  struct keycache_entry *keycache; /* this worker's graph-key cache, or NULL */
+  struct keycache_entry *keycache; /* the solver's graph-key cache, or NULL */
   /* The test this worker runs. */
   uint64_t root;
   int nrem, alpha, beta, result;
@@ -89,8 +91,7 @@ uint64_t dab_ab_memory(const dab_ab_opts *o) {
   uint64_t tt = o->no_tt ? 64 : o->hash_bytes ? o->hash_bytes : 1ull << 30;
   uint64_t bucket = 64, n = 1;
   while (n * 2 * bucket <= tt) n *= 2; /* dab_tt_init's rounding */
-  int threads = o->threads < 1 ? 1 : o->threads > DAB_AB_MAX_THREADS ? DAB_AB_MAX_THREADS : o->threads;
-  uint64_t caches = o->graph_keys && !o->no_tt ? (uint64_t)threads * (sizeof(keycache_entry) << KEYCACHE_BITS) : 0;
+  uint64_t caches = o->graph_keys && !o->no_tt ? sizeof(keycache_entry) << KEYCACHE_BITS : 0;
   return n * bucket + caches;
 }
 
@@ -176,14 +177,11 @@ dab_ab *dab_ab_new(const dab_geom *g, const dab_ab_opts *opts, dab_status *st, d
     }
   }
   if (ab->o.graph_keys && !ab->o.no_tt) {
-    int nt = ab->o.threads < DAB_AB_MAX_THREADS ? ab->o.threads : DAB_AB_MAX_THREADS;
-    for (int i = 0; i < nt; i++) {
-      ab->keycache[i] = calloc((size_t)1 << KEYCACHE_BITS, sizeof(keycache_entry));
-      if (!ab->keycache[i]) {
-        dab_ab_free(ab);
-        *st = dab_fail(err, DAB_ENOMEM, "out of memory for the graph-key caches");
-        return NULL;
-      }
+    ab->keycache = calloc((size_t)1 << KEYCACHE_BITS, sizeof(keycache_entry));
+    if (!ab->keycache) {
+      dab_ab_free(ab);
+      *st = dab_fail(err, DAB_ENOMEM, "out of memory for the graph-key cache");
+      return NULL;
     }
   }
   *st = DAB_OK;
@@ -194,7 +192,7 @@ void dab_ab_free(dab_ab *ab) {
   if (!ab) return;
   dab_tt_free(&ab->tt);
   dab_sym_free(ab->sym);
-  for (int i = 0; i < DAB_AB_MAX_THREADS; i++) free(ab->keycache[i]);
+  free(ab->keycache);
   free(ab->busy);
   pthread_mutex_destroy(&ab->progress_lock);
   free(ab);
@@ -338,16 +336,23 @@ static inline void position_key(const dab_ab *ab, keycache_entry *cache, uint64_
     ** often but costs more than it saves (measured: 3-18% slower). A
     ** zeroed entry has check 0, never a graph key's. */
     keycache_entry *e = cache ? &cache[(p * 0x9e3779b97f4a7c15ull) >> (64 - KEYCACHE_BITS)] : NULL;
-    if (e && e->p == p && e->check) {
-      k->key = e->key;
-      k->check = (uint32_t)e->check;
-      return;
+    if (e) {
+      uint64_t key = __atomic_load_n(&e->key, __ATOMIC_RELAXED), check = __atomic_load_n(&e->check, __ATOMIC_RELAXED);
+      if (check && (__atomic_load_n(&e->tag, __ATOMIC_RELAXED) ^ key ^ check) == p) {
+        k->key = key;
+        k->check = (uint32_t)check;
+        return;
+      }
     }
     dab_sckey64(&ab->g, p, &k->sk);
     k->labelled = true;
     k->key = k->sk.key;
     k->check = ((uint32_t)k->sk.check & (DAB_TT_CHECK_HASHED - 1)) | DAB_TT_CHECK_HASHED;
-    if (e) e->p = p, e->key = k->key, e->check = k->check;
+    if (e) {
+      __atomic_store_n(&e->key, k->key, __ATOMIC_RELAXED);
+      __atomic_store_n(&e->check, (uint64_t)k->check, __ATOMIC_RELAXED);
+      __atomic_store_n(&e->tag, p ^ k->key ^ k->check, __ATOMIC_RELAXED);
+    }
   } else {
     k->key = dab_sym_canon64(ab->sym, p, ab->o.border_equiv, &k->tr);
     k->check = 0;
@@ -677,7 +682,7 @@ static dab_status run_test(dab_ab *ab, uint64_t p, int nrem, int beta, int *resu
     ws[i].ab = ab;
     ws[i].id = i;
     ws[i].node_base = ab->st.nodes;
-    ws[i].keycache = ab->keycache[i];
+    ws[i].keycache = ab->keycache;
     ws[i].root = p;
     ws[i].nrem = nrem;
     ws[i].alpha = beta - 1;
