@@ -23,11 +23,11 @@
 ** The key is computed per connected component (the ground does not join
 ** components) by colour refinement (each coin's colour is hashed with the
 ** multiset of its neighbours' colours until the partition is stable) and,
-** where colours tie, by individualising each coin of the first tied cell
-** in turn and keeping the least encoding (the textbook individualisation-
-** refinement scheme, without automorphism pruning).  The components are
-** then sorted by size and encoding, so identical components (lone coins,
-** short chains: common) never multiply the leaves.
+** where colours tie, by individualising the first coin of the first tied
+** cell and refining again (see canonical_order in sckey.c for why one
+** choice is enough here).  The components are then sorted by size and
+** encoding, so identical components (lone coins, short chains: common)
+** cost nothing extra.
 **
 **   encoding of a labelled graph, coins in canonical order 0..n-1, two
 **   coins per 64-bit word:
@@ -40,9 +40,8 @@
 **   boxes share at most one line, so a set is exact).
 **
 ** CORRECTNESS DOES NOT DEPEND ON CANONICITY: equal encodings describe the
-** same graph up to isomorphism, whatever labelling produced them.  When a
-** very symmetric graph would need more than DAB_SCKEY_MAX_LEAVES leaves,
-** the least encoding found so far is used: a position may then miss a
+** same graph up to isomorphism, whatever labelling produced them.  A
+** labelling that is not canonical can only make a position miss a
 ** transposition, never get a wrong one.  The encoding is hashed to 128
 ** bits (XXH3, seeded with DAB_SCKEY_VERSION); the solver's table keeps the
 ** first 64 and 23 bits of the second half (a false hit needs a 2^-87
@@ -50,7 +49,6 @@
 */
 
 #define DAB_SCKEY_MAX_COINS 32
-#define DAB_SCKEY_MAX_LEAVES 24
 #define DAB_SCKEY_GROUND 31
 /* Seeds the hash: change it whenever the encoding changes, so keys stored
 ** on disk (tablebase shapes) by another version can never match. */
@@ -65,8 +63,6 @@ typedef struct dab_sckey {
   uint64_t key;                        /* first half of the hash: the table key */
   uint64_t check;                      /* second half: verification bits */
   int ncoins;
-  int truncated;                       /* 1 when the leaf cap cut the search:
-                                          the key may then not be canonical */
   uint8_t box_of[DAB_SCKEY_MAX_COINS]; /* canonical coin index -> box number */
   int8_t index_of[64];                 /* box number -> canonical index (-1: complete) */
 } dab_sckey;
