@@ -8,6 +8,7 @@
 #include <string.h>
 #include "cli/cliutil.h"
 #include "cli/commands.h"
+#include "cli/solveproof.h"
 #include "oracle/oracle.h"
 #include "solver/ab.h"
 #include "solver/retro.h"
@@ -30,6 +31,7 @@ static const char usage[] =
     "  --no-border    do not use the border-line equivalence\n"
     "  --no-decline   try every move when a capture hands over a box\n"
     "  --no-sle       search simple loony endgames instead of using the formula\n"
+    "  --proof DIR    a divisible proof recorded in DIR (dab solve --proof DIR --help)\n"
     "A progress line (nodes/s, current bounds) is shown on a terminal.  Ctrl-C\n"
     "stops a search and prints the bounds proved so far (exit 1).\n";
 
@@ -223,6 +225,8 @@ static int solve_stdin(solve_cfg *c) {
 }
 
 int dab_cmd_solve(int argc, char **argv) {
+  for (int i = 1; i < argc; i++)
+    if (!strcmp(argv[i], "--proof")) return dab_solve_proof(argc, argv); /* docs/proofs.md */
   if (cli_help_requested(argc, argv, usage)) return CLI_OK;
   const char *text = NULL;
   solve_cfg c = {.hash = 2ull << 30, .border = true, .decline = true, .sle = true};
