@@ -468,6 +468,7 @@ static int do_run(const proof_cfg *cfg, dab_proof *pf, const dab_proof_load_info
                  label, secs, (unsigned long long)as.nodes, cfg->threads, date, host);
         if (!cfg->json) printf("abandoned %s after %.1f s (%llu nodes, --leaf-limit)\n", label, secs,
                                (unsigned long long)as.nodes);
+        fflush(stdout);
         st = dab_proof_append_line(recpath, dab_proof_rec_header(), line, &err);
         if (st) {
           rc = cli_error("solve", st, err.msg);
