@@ -371,7 +371,11 @@ static int node_state(dab_proof *pf, uint64_t pos, int dir, int bound, int depth
     else state = b->hi <= bound ? DAB_PROOF_PROVED : b->lo > bound ? DAB_PROOF_REFUTED : 0;
     if (state) how = 1;
   }
-  if (!state && depth < pf->spec.depth) {
+  /* An OR node one ply above the split depth is a leaf itself: the search
+  ** picks its own move there, better than the fixed order, and there is no
+  ** fallback to pay for. */
+  bool leaf = depth >= pf->spec.depth || (dir == DAB_PROOF_GE && depth == pf->spec.depth - 1);
+  if (!state && !leaf) {
     child_list cl;
     make_children(pf, pos, &cl);
     how = 2;

@@ -41,7 +41,9 @@
 ** sacrifices; centre-out within each group, lower id first on ties.
 ** An OR node tries its candidates in that order: the first one not
 ** refuted is the active one; a later one becomes active only when the
-** records refute every earlier one.  Leaves are the claims at depth D.
+** records refute every earlier one.  Leaves are the claims at depth D,
+** and the OR (GE) nodes at depth D-1: there the search picks its own
+** move, which beats the fixed order and needs no fallback.
 **
 ** So the tree is a function of (root, claim, depth) and of the recorded
 ** results alone: any machine rebuilds it, and results recorded anywhere
