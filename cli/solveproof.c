@@ -13,7 +13,8 @@
 
 static const char usage[] =
     "usage: dab solve POS --proof DIR [--claim C] [--depth D] [--budget SECONDS]\n"
-    "                 [--leaf-limit SECONDS] [--part I/N] [--threads N] [--hash SIZE] [--json]\n"
+    "                 [--leaf-limit SECONDS] [--direct SECONDS] [--part I/N]\n"
+    "                 [--threads N] [--hash SIZE] [--json]\n"
     "       dab solve POS --proof DIR --verify [--recheck K] [--seed S] [--json]\n"
     "       dab solve POS --proof DIR --list [--json]\n\n"
     "A divisible proof of a claim about POS (docs/proofs.md): the claim is split\n"
@@ -27,6 +28,9 @@ static const char usage[] =
     "                     subproblem is abandoned; default: no limit)\n"
     "  --leaf-limit SECS  abandon a subproblem after this long and go on with\n"
     "                     the next (noted as a comment in the records)\n"
+    "  --direct SECONDS   before the leaves of an open node two plies above the\n"
+    "                     split depth, try that node as one search for this long\n"
+    "                     (one record then replaces its whole subtree)\n"
     "  --part I/N         only subproblems whose key hashes to part I of N\n"
     "                     (0 <= I < N): split one proof over N machines\n"
     "  --threads N        search threads (default 1)\n"
@@ -42,7 +46,7 @@ static const char usage[] =
 typedef struct proof_cfg {
   const char *pos, *dir, *claim, *part_text;
   long depth, threads, recheck, seed;
-  double budget, leaf_limit;
+  double budget, leaf_limit, direct;
   uint64_t hash;
   bool verify, list, json;
   int part_i, part_n;
@@ -109,7 +113,6 @@ static void on_progress(void *vctx, const dab_progress *p) {
   fprintf(stderr, "\rproof: %llu/%llu  %s  %.0f s %.3g M nodes/s  median %.0f s  ETA %.1f h   ",
           (unsigned long long)c->done, (unsigned long long)c->total, c->leaf, p->elapsed,
           p->elapsed > 0 ? (double)p->done / p->elapsed / 1e6 : 0.0, c->median, eta / 3600);
-  cli_progress_end(); /* nothing drawn through cli_progress; keep its state clean */
 }
 
 static void clear_line(const run_ctx *c) {
@@ -383,15 +386,31 @@ static int do_list(const proof_cfg *cfg, dab_proof *pf) {
 
 /* ---- The run ----------------------------------------------------------- */
 
+/* The first claim of list[0..n) in this machine's part and not given up
+** on in this run. */
+static const dab_proof_claim *pick_next(const proof_cfg *cfg, const dab_proof_claim *list, size_t n,
+                                        const dab_proof_claim *skipped, int nskipped) {
+  for (size_t i = 0; i < n; i++) {
+    if (!in_part(cfg, &list[i])) continue;
+    bool skip = false;
+    for (int j = 0; j < nskipped && !skip; j++)
+      skip = skipped[j].pos == list[i].pos && skipped[j].dir == list[i].dir && skipped[j].bound == list[i].bound;
+    if (!skip) return &list[i];
+  }
+  return NULL;
+}
+
 static int do_run(const proof_cfg *cfg, dab_proof *pf, const dab_proof_load_info *li) {
   dab_err err;
   dab_status st;
   enum { MAXOPEN = 1 << 16 };
   dab_proof_claim *open = malloc(MAXOPEN * sizeof *open);
   dab_proof_claim *skipped = malloc(1024 * sizeof *skipped);
-  if (!open || !skipped) {
+  dab_proof_claim *direct = malloc(256 * sizeof *direct);
+  if (!open || !skipped || !direct) {
     free(open);
     free(skipped);
+    free(direct);
     return cli_error("solve", DAB_ENOMEM, "out of memory");
   }
   int nskipped = 0;
@@ -422,13 +441,24 @@ static int do_run(const proof_cfg *cfg, dab_proof *pf, const dab_proof_load_info
     }
     if (s.state != DAB_PROOF_OPEN) break;
     const dab_proof_claim *next = NULL;
-    for (size_t i = 0; i < nopen && !next; i++) {
-      if (!in_part(cfg, &open[i])) continue;
-      bool skip = false;
-      for (int j = 0; j < nskipped && !skip; j++)
-        skip = skipped[j].pos == open[i].pos && skipped[j].dir == open[i].dir && skipped[j].bound == open[i].bound;
-      if (!skip) next = &open[i];
+    double limit = cfg->leaf_limit;
+    const char *kind = "";
+    int depth = dab_proof_get_spec(pf)->depth;
+    if (cfg->direct > 0 && depth >= 2) {
+      /* first try the subtree two plies up as one search */
+      size_t nd;
+      st = dab_proof_open_at(pf, depth - 2, direct, 256, &nd, &err);
+      if (st) {
+        rc = cli_error("solve", st, err.msg);
+        break;
+      }
+      /* only the first such node of this part: the one that holds the
+      ** next leaves; once given up on, its leaves come next */
+      next = pick_next(cfg, direct, nd, NULL, 0);
+      if (next && pick_next(cfg, next, 1, skipped, nskipped) == NULL) next = NULL;
+      if (next) limit = cfg->direct, kind = "direct ";
     }
+    if (!next) next = pick_next(cfg, open, nopen, skipped, nskipped);
     if (!next) break;
     if (ctx.deadline && now_sec() >= ctx.deadline) break;
     if (*ctx.sigflag) break;
@@ -445,7 +475,7 @@ static int do_run(const proof_cfg *cfg, dab_proof *pf, const dab_proof_load_info
     ctx.done = s.used_proved;
     ctx.total = s.used_proved + s.leaves_open;
     ctx.median = s.median_seconds;
-    ctx.leaf_deadline = cfg->leaf_limit > 0 ? now_sec() + cfg->leaf_limit : 0;
+    ctx.leaf_deadline = limit > 0 ? now_sec() + limit : 0;
     ctx.why = 0;
     ctx.cancel = 0;
     dab_proof_rec rec;
@@ -464,10 +494,10 @@ static int do_run(const proof_cfg *cfg, dab_proof *pf, const dab_proof_load_info
         struct tm tm;
         gmtime_r(&t, &tm);
         strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", &tm);
-        snprintf(line, sizeof line, "# open %s abandoned after seconds=%.1f nodes=%llu threads=%ld date=%s host=%s",
-                 label, secs, (unsigned long long)as.nodes, cfg->threads, date, host);
-        if (!cfg->json) printf("abandoned %s after %.1f s (%llu nodes, --leaf-limit)\n", label, secs,
-                               (unsigned long long)as.nodes);
+        snprintf(line, sizeof line, "# open %s%s abandoned after seconds=%.1f nodes=%llu threads=%ld date=%s host=%s",
+                 kind, label, secs, (unsigned long long)as.nodes, cfg->threads, date, host);
+        if (!cfg->json) printf("abandoned %s%s after %.1f s (%llu nodes, %s)\n", kind, label, secs,
+                               (unsigned long long)as.nodes, *kind ? "--direct: splitting it" : "--leaf-limit");
         fflush(stdout);
         st = dab_proof_append_line(recpath, dab_proof_rec_header(), line, &err);
         if (st) {
@@ -499,13 +529,14 @@ static int do_run(const proof_cfg *cfg, dab_proof *pf, const dab_proof_load_info
     }
     solved++;
     if (!cfg->json)
-      printf("%s %s in %.1f s, %llu nodes\n", label, rec.proved ? "proved" : "REFUTED", rec.seconds,
+      printf("%s%s %s in %.1f s, %llu nodes\n", kind, label, rec.proved ? "proved" : "REFUTED", rec.seconds,
              (unsigned long long)rec.nodes);
     fflush(stdout);
   }
   dab_ab_free(ab);
   free(open);
   free(skipped);
+  free(direct);
   if (rc == CLI_OK || rc == CLI_FAIL) {
     dab_proof_summary fin;
     if (!dab_proof_eval(pf, &fin, NULL, 0, NULL, &err)) {
@@ -550,13 +581,14 @@ int dab_solve_proof(int argc, char **argv) {
         return CLI_USAGE;
       }
       i++;
-    } else if (!strcmp(a, "--budget") || !strcmp(a, "--leaf-limit")) {
+    } else if (!strcmp(a, "--budget") || !strcmp(a, "--leaf-limit") || !strcmp(a, "--direct")) {
       double s = parse_seconds(v);
       if (s <= 0) {
         fprintf(stderr, "dab solve: %s needs seconds (or 30m, 2h), got '%s'\n", a, v ? v : "");
         return CLI_USAGE;
       }
       if (a[2] == 'b') cfg.budget = s;
+      else if (a[2] == 'd') cfg.direct = s;
       else cfg.leaf_limit = s;
       i++;
     } else if (!strcmp(a, "--hash")) {

@@ -39,6 +39,7 @@ typedef struct memo_slot {
   uint8_t how;         /* 1 = by a record, 2 = by its children */
   uint8_t active;      /* OR node: index of the deciding / active child */
   bool collected;
+  bool seen;           /* dab_proof_open_at's walk */
   bool used;
 } memo_slot;
 
@@ -446,6 +447,33 @@ static void collect(dab_proof *pf, uint64_t pos, int dir, int bound, int depth) 
     child_claim(dir, bound, cl.k[i], &cd, &cb);
     if (trivial_state(&pf->g, cl.key[i], cd, &cb)) continue;
     collect(pf, cl.key[i], cd, cb, depth + 1);
+  }
+}
+
+/* Walks the active open tree down to `target` depth, listing the open
+** inner nodes found there (each once). */
+static void collect_at(dab_proof *pf, uint64_t pos, int dir, int bound, int depth, int target) {
+  bool fresh;
+  memo_slot *m = memo_get(pf, pos, dir, bound, depth, &fresh);
+  if (!m || fresh || m->seen) return;
+  m->seen = true;
+  int state = m->state, how = m->how, active = m->active;
+  if (state != DAB_PROOF_OPEN || how != 2) return;
+  if (depth == target) {
+    if (pf->open && pf->nopen < pf->max_open) {
+      dab_proof_claim *c = &pf->open[pf->nopen++];
+      c->pos = pos, c->dir = dir, c->bound = bound, c->depth = depth;
+    }
+    return;
+  }
+  child_list cl;
+  make_children(pf, pos, &cl);
+  for (int i = 0; i < cl.n; i++) {
+    if (dir == DAB_PROOF_GE && i != active) continue;
+    int cd, cb;
+    child_claim(dir, bound, cl.k[i], &cd, &cb);
+    if (trivial_state(&pf->g, cl.key[i], cd, &cb)) continue;
+    collect_at(pf, cl.key[i], cd, cb, depth + 1, target);
   }
 }
 
@@ -949,4 +977,26 @@ out:
   for (size_t i = 0; i < nn; i++) free(names[i]);
   free(names);
   return st;
+}
+
+dab_status dab_proof_open_at(dab_proof *pf, int depth, dab_proof_claim *out, size_t max, size_t *n, dab_err *err) {
+  dab_proof_summary sum;
+  dab_status st = dab_proof_eval(pf, &sum, NULL, 0, NULL, err);
+  if (st) return st;
+  pf->open = out;
+  pf->max_open = max;
+  pf->nopen = 0;
+  uint64_t root = dab_proof_canon(pf, pf->spec.root);
+  for (int part = 0; part < 2; part++) {
+    bool has = part == 0 ? pf->spec.has_ge : pf->spec.has_le;
+    if (!has) continue;
+    int dir = part == 0 ? DAB_PROOF_GE : DAB_PROOF_LE;
+    int b = part == 0 ? pf->spec.ge_bound : pf->spec.le_bound;
+    if (trivial_state(&pf->g, root, dir, &b)) continue;
+    collect_at(pf, root, dir, b, 0, depth);
+  }
+  *n = pf->nopen;
+  pf->open = NULL;
+  if (pf->oom) return dab_fail(err, DAB_ENOMEM, "out of memory walking the proof tree");
+  return DAB_OK;
 }

@@ -158,6 +158,15 @@ dab_status dab_proof_eval(dab_proof *pf, dab_proof_summary *sum, dab_proof_claim
                           size_t *nopen, dab_err *err);
 
 /*
+** The open inner nodes at the given depth of the active tree (nodes that
+** are split, not leaves), in depth-first order: the first one holds the
+** first open leaf below it.  A run may try such a node directly (one
+** search for the whole subtree) before solving its leaves.
+** RETURN: DAB_OK (*n nodes in out, at most max), or DAB_ENOMEM.
+*/
+dab_status dab_proof_open_at(dab_proof *pf, int depth, dab_proof_claim *out, size_t max, size_t *n, dab_err *err);
+
+/*
 ** Searches one claim with ab (a solver for the same board) by one
 ** null-window test: GE b is value >= b, LE b is NOT value >= b+1.
 ** PARAMETERS: out receives the record (date and host filled in; threads

@@ -313,6 +313,45 @@ static void check_resume(int rows, int cols, int depth, int value) {
   rmdir_all(dir);
 }
 
+/* dab_proof_open_at: a node two plies up, proved by one search, closes
+** every leaf below it; the result agrees with the table. */
+static void check_open_at(dab_retro *truth) {
+  int v = dab_retro_value(truth, 0);
+  dab_proof *pf = new_proof(3, 3, 4, true, v, true, v);
+  dab_ab *ab = solver_for(3, 3, NULL);
+  if (!pf || !ab) return;
+  dab_proof_claim nodes[64], *leaves = malloc(4096 * sizeof *leaves);
+  size_t n, nl, nl2;
+  dab_err err;
+  dab_proof_summary s, s2;
+  TH_CHECK(dab_proof_eval(pf, &s, leaves, 4096, &nl, &err) == DAB_OK, "eval");
+  TH_CHECK(dab_proof_open_at(pf, 2, nodes, 64, &n, &err) == DAB_OK && n >= 2, "open_at: %zu", n);
+  int rounds = 0;
+  while (n > 0 && rounds < 3) {
+    TH_CHECK(nodes[0].depth == 2 && __builtin_popcountll(nodes[0].pos) == 2, "node depth %d", nodes[0].depth);
+    /* the first open leaf lies below the first open node */
+    TH_CHECK((leaves[0].pos & nodes[0].pos) == nodes[0].pos || s.leaves_open == 0, "first leaf not below first node");
+    dab_proof_rec rec;
+    TH_CHECK(dab_proof_solve_claim(pf, ab, &nodes[0], &rec, &err) == DAB_OK, "solve: %s", err.msg);
+    TH_CHECK(rec_true(truth, &rec), "direct record disagrees with the table");
+    dab_proof_add(pf, &rec, &err);
+    TH_CHECK(dab_proof_eval(pf, &s2, leaves, 4096, &nl2, &err) == DAB_OK, "eval");
+    /* leaves below it may stay open through transpositions, but never more */
+    if (rec.proved) TH_CHECK(s2.leaves_open <= s.leaves_open, "a proved node opened leaves");
+    s = s2;
+    dab_proof_claim done = nodes[0];
+    TH_CHECK(dab_proof_open_at(pf, 2, nodes, 64, &n, &err) == DAB_OK, "open_at");
+    bool still = false;
+    for (size_t i = 0; i < n; i++) still |= nodes[i].pos == done.pos && nodes[i].dir == done.dir;
+    TH_CHECK(!still, "a decided node is still open");
+    rounds++;
+  }
+  TH_CHECK(rounds == 3, "only %d direct rounds", rounds);
+  free(leaves);
+  dab_ab_free(ab);
+  dab_proof_free(pf);
+}
+
 /* Record lines: round trip, and what the parser refuses. */
 static void check_text(void) {
   dab_proof *pf = new_proof(3, 3, 2, true, -3, true, -3);
@@ -356,6 +395,7 @@ int main(void) {
   if (t33) {
     check_board(3, 3, san ? 2 : 3, t33, -3);
     check_tree_uses_records(t33);
+    check_open_at(t33);
   }
   dab_retro *t24 = table(2, 4);
   if (t24) check_board(2, 4, san ? 1 : 3, t24, 2);

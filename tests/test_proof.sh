@@ -101,6 +101,19 @@ run solve 3x3 --proof "$P" --verify --recheck 1000 --hash 64M
 check "tampered record: re-check fails" test "$rc" = 1
 check "... naming the bad record" grep -q "BAD RECORD" <<<"$err"
 
+# --direct: a node two plies above the split proved as one search
+run solve 3x4 --proof "$T/d1" --claim =0 --depth 4 --hash 64M --json
+r1=$(json_get "$out" 'd["records"]')
+run solve 3x4 --proof "$T/d2" --claim =0 --depth 4 --direct 30 --hash 64M --json
+check "--direct proves it" test "$(json_get "$out" 'd["state"]')" = proved
+check "--direct needs fewer records" test "$(json_get "$out" 'd["records"]')" -lt "$r1"
+run solve 3x4 --proof "$T/d2" --verify
+check "--direct proof verifies" test "$rc" = 0
+# a direct attempt that runs out of time is noted, then its leaves follow
+run solve 4x4 --proof "$T/d3" --claim =0 --depth 4 --direct 0.3 --budget 3 --hash 64M
+check "--direct gives up on a big node" grep -q "abandoned direct" <<<"$out"
+check "... noted in the records" grep -q "^# open direct 4x4:" "$T"/d3/rec-*.txt
+
 # two runs at once on one directory: distinct files, nothing corrupt
 R=$T/r
 "$DAB" solve 3x4 --proof "$R" --claim =0 --depth 3 --budget 0.001 >/dev/null 2>&1
