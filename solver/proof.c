@@ -614,7 +614,8 @@ dab_status dab_proof_parse_rec(const dab_proof *pf, const char *line, dab_proof_
   memcpy(buf, line, len + 1);
   char *tok[32];
   int nt = 0;
-  for (char *s = strtok(buf, " \t\r\n"); s && nt < 32; s = strtok(NULL, " \t\r\n")) tok[nt++] = s;
+  char *save = NULL;
+  for (char *s = strtok_r(buf, " \t\r\n", &save); s && nt < 32; s = strtok_r(NULL, " \t\r\n", &save)) tok[nt++] = s;
   if (nt < 4) return dab_fail(err, DAB_EINPUT, "a record needs POSITION CLAIM RESULT BOUND, got %d fields", nt);
   memset(r, 0, sizeof *r);
   r->source = -1;
@@ -670,7 +671,8 @@ dab_status dab_proof_parse_claim(const char *text, dab_proof_spec *spec, dab_err
   spec->has_ge = spec->has_le = false;
   char buf[64];
   snprintf(buf, sizeof buf, "%s", text);
-  for (char *s = strtok(buf, ","); s; s = strtok(NULL, ",")) {
+  char *save = NULL;
+  for (char *s = strtok_r(buf, ",", &save); s; s = strtok_r(NULL, ",", &save)) {
     char *end;
     if (s[0] == '=' ) {
       long v = strtol(s + 1, &end, 10);
