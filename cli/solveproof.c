@@ -141,23 +141,59 @@ static bool in_part(const proof_cfg *cfg, const dab_proof_claim *c) {
   return (int)(h % (uint64_t)cfg->part_n) == cfg->part_i;
 }
 
-static void print_summary(const proof_cfg *cfg, const dab_proof *pf, const dab_proof_summary *s,
+static int cmp_dbl(const void *a, const void *b) {
+  double x = *(const double *)a, y = *(const double *)b;
+  return x < y ? -1 : x > y;
+}
+
+/* The estimate by subtrees (what --direct solves): open inner nodes two
+** plies above the split depth, and the median time of the records at that
+** depth.  *n = 0 when there is nothing to say. */
+static void subtree_estimate(dab_proof *pf, size_t *n, double *median) {
+  const dab_proof_spec *sp = dab_proof_get_spec(pf);
+  *n = 0, *median = 0;
+  if (sp->depth < 2) return;
+  int want = __builtin_popcountll(sp->root) + sp->depth - 2;
+  size_t nr;
+  const dab_proof_rec *r = dab_proof_records(pf, &nr);
+  double *t = malloc((nr ? nr : 1) * sizeof *t);
+  dab_proof_claim *nodes = malloc((1 << 16) * sizeof *nodes);
+  size_t k = 0;
+  if (t && nodes) {
+    for (size_t i = 0; i < nr; i++)
+      if (__builtin_popcountll(r[i].pos) == want) t[k++] = r[i].seconds;
+    if (k && !dab_proof_open_at(pf, sp->depth - 2, nodes, 1 << 16, n, NULL)) {
+      qsort(t, k, sizeof *t, cmp_dbl);
+      *median = t[k / 2];
+    } else *n = 0;
+  }
+  free(t);
+  free(nodes);
+}
+
+static void print_summary(const proof_cfg *cfg, dab_proof *pf, const dab_proof_summary *s,
                           const dab_proof_load_info *li, int solved, int abandoned, double run_seconds,
                           const char *extra_json) {
   const dab_proof_spec *sp = dab_proof_get_spec(pf);
-  char claim[24];
+  char claim[24], sub[160] = "";
   dab_proof_spec_claim_text(sp, claim);
   double eta = (double)s->leaves_open * s->median_seconds;
+  size_t nsub = 0;
+  double msub = 0;
+  if (s->state == DAB_PROOF_OPEN) subtree_estimate(pf, &nsub, &msub);
+  if (nsub && cfg->json)
+    snprintf(sub, sizeof sub, ",\"subtrees_open\":%zu,\"subtree_median_seconds\":%.3f,\"subtree_eta_cpu_seconds\":%.1f",
+             nsub, msub, (double)nsub * msub);
   if (cfg->json) {
     printf("{\"rows\":%d,\"cols\":%d,", sp->rows, sp->cols);
     if (s->state == DAB_PROOF_PROVED && sp->has_ge && sp->has_le && sp->ge_bound == sp->le_bound)
       printf("\"value\":%d,", sp->ge_bound);
     printf("\"proof\":\"%s\",\"claim\":\"%s\",\"depth\":%d,\"state\":\"%s\",\"records\":%llu,\"used\":%llu,"
            "\"open\":%llu,\"refuted\":%llu,\"seconds\":%.3f,\"cpu_seconds\":%.3f,\"median_seconds\":%.3f,"
-           "\"eta_cpu_seconds\":%.1f,\"torn\":%d,\"bad\":%d,\"run\":{\"solved\":%d,\"abandoned\":%d,\"seconds\":%.3f}%s%s}\n",
+           "\"eta_cpu_seconds\":%.1f%s,\"torn\":%d,\"bad\":%d,\"run\":{\"solved\":%d,\"abandoned\":%d,\"seconds\":%.3f}%s%s}\n",
            cfg->dir, claim, sp->depth, state_name(s->state), (unsigned long long)s->records,
            (unsigned long long)s->used_proved, (unsigned long long)s->leaves_open, (unsigned long long)s->refuted,
-           s->seconds, s->cpu_seconds, s->median_seconds, eta, li->torn, li->bad, solved, abandoned, run_seconds,
+           s->seconds, s->cpu_seconds, s->median_seconds, eta, sub, li->torn, li->bad, solved, abandoned, run_seconds,
            extra_json && *extra_json ? "," : "", extra_json ? extra_json : "");
     return;
   }
@@ -173,6 +209,9 @@ static void print_summary(const proof_cfg *cfg, const dab_proof *pf, const dab_p
   if (s->state == DAB_PROOF_OPEN)
     printf("  estimated remaining: %llu x %.1f s = %.2f h (more if OR candidates get refuted)\n",
            (unsigned long long)s->leaves_open, s->median_seconds, eta / 3600);
+  if (nsub)
+    printf("  by subtrees (--direct): %zu open nodes at depth %d x median %.1f s = %.2f h\n", nsub, sp->depth - 2,
+           msub, (double)nsub * msub / 3600);
 }
 
 static void report_load(const dab_proof_load_info *li, const char *dir) {
