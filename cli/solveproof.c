@@ -149,9 +149,9 @@ static int cmp_dbl(const void *a, const void *b) {
 /* The estimate by subtrees (what --direct solves): open inner nodes two
 ** plies above the split depth, and the median time of the records at that
 ** depth.  *n = 0 when there is nothing to say. */
-static void subtree_estimate(dab_proof *pf, size_t *n, double *median) {
+static void subtree_estimate(dab_proof *pf, size_t *n, double *median, double *mean) {
   const dab_proof_spec *sp = dab_proof_get_spec(pf);
-  *n = 0, *median = 0;
+  *n = 0, *median = 0, *mean = 0;
   if (sp->depth < 2) return;
   int want = __builtin_popcountll(sp->root) + sp->depth - 2;
   size_t nr;
@@ -165,6 +165,7 @@ static void subtree_estimate(dab_proof *pf, size_t *n, double *median) {
     if (k && !dab_proof_open_at(pf, sp->depth - 2, nodes, 1 << 16, n, NULL)) {
       qsort(t, k, sizeof *t, cmp_dbl);
       *median = t[k / 2];
+      for (size_t i = 0; i < k; i++) *mean += t[i] / (double)k;
     } else *n = 0;
   }
   free(t);
@@ -179,11 +180,13 @@ static void print_summary(const proof_cfg *cfg, dab_proof *pf, const dab_proof_s
   dab_proof_spec_claim_text(sp, claim);
   double eta = (double)s->leaves_open * s->median_seconds;
   size_t nsub = 0;
-  double msub = 0;
-  if (s->state == DAB_PROOF_OPEN) subtree_estimate(pf, &nsub, &msub);
+  double msub = 0, avg = 0;
+  if (s->state == DAB_PROOF_OPEN) subtree_estimate(pf, &nsub, &msub, &avg);
   if (nsub && cfg->json)
-    snprintf(sub, sizeof sub, ",\"subtrees_open\":%zu,\"subtree_median_seconds\":%.3f,\"subtree_eta_cpu_seconds\":%.1f",
-             nsub, msub, (double)nsub * msub);
+    snprintf(sub, sizeof sub,
+             ",\"subtrees_open\":%zu,\"subtree_median_seconds\":%.3f,\"subtree_mean_seconds\":%.3f,"
+             "\"subtree_eta_cpu_seconds\":%.1f",
+             nsub, msub, avg, (double)nsub * msub);
   if (cfg->json) {
     printf("{\"rows\":%d,\"cols\":%d,", sp->rows, sp->cols);
     if (s->state == DAB_PROOF_PROVED && sp->has_ge && sp->has_le && sp->ge_bound == sp->le_bound)
@@ -210,8 +213,8 @@ static void print_summary(const proof_cfg *cfg, dab_proof *pf, const dab_proof_s
     printf("  estimated remaining: %llu x %.1f s = %.2f h (more if OR candidates get refuted)\n",
            (unsigned long long)s->leaves_open, s->median_seconds, eta / 3600);
   if (nsub)
-    printf("  by subtrees (--direct): %zu open nodes at depth %d x median %.1f s = %.2f h\n", nsub, sp->depth - 2,
-           msub, (double)nsub * msub / 3600);
+    printf("  by subtrees (--direct): %zu open nodes at depth %d x median %.1f s = %.2f h (x mean %.1f s = %.2f h)\n",
+           nsub, sp->depth - 2, msub, (double)nsub * msub / 3600, avg, (double)nsub * avg / 3600);
 }
 
 static void report_load(const dab_proof_load_info *li, const char *dir) {
