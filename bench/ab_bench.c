@@ -9,9 +9,24 @@
 #include "game/postext.h"
 #include "solver/ab.h"
 
+
+#include <time.h>
+static double bench_t0;
+static double wall(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+/* Prints each proved root bound with its time (the root driver's tests). */
+static void on_bound(void *ctx, int lower, int upper) {
+  (void)ctx;
+  fprintf(stderr, "bound [%+d,%+d] at %.2f s\n", lower, upper, wall() - bench_t0);
+}
+
 static void usage(void) {
   fputs("usage: ab_bench POS [--plain] [--no-safe] [--no-decline] [--no-border] [--no-sle]\n"
-        "       [--no-sacorder] [--no-parity] [--no-loony] [--no-chainmoves] [--hash MIB] [--threads N]\n"
+        "       [--no-sacorder] [--no-parity] [--no-loony] [--no-chainmoves] [--no-graph] [--graph MINFREE]\n"
+        "       [--etc MINFREE] [--hash MIB] [--threads N]\n"
         "       [--policy work|always|direct] [--analyze] [--limit NODES]\n",
         stderr);
 }
@@ -23,7 +38,7 @@ int main(int argc, char **argv) {
   bool analyze = false;
   for (int i = 2; i < argc; i++) {
     const char *a = argv[i];
-    if (!strcmp(a, "--plain")) o.decline_rule = false, o.sle = false;
+    if (!strcmp(a, "--plain")) o.decline_rule = false, o.sle = false, o.graph_keys = false;
     else if (!strcmp(a, "--no-safe")) o.safe_capture = false;
     else if (!strcmp(a, "--no-decline")) o.decline_rule = false;
     else if (!strcmp(a, "--no-border")) o.border_equiv = false;
@@ -33,6 +48,10 @@ int main(int argc, char **argv) {
     else if (!strcmp(a, "--no-loony")) o.loony_bound = false;
     else if (!strcmp(a, "--no-chainmoves")) o.chain_moves = false;
     else if (!strcmp(a, "--analyze")) analyze = true;
+    else if (!strcmp(a, "--graph") && i + 1 < argc) o.graph_keys = true, o.graph_min_free = atoi(argv[++i]);
+    else if (!strcmp(a, "--no-graph")) o.graph_keys = false;
+    else if (!strcmp(a, "--ttmin") && i + 1 < argc) o.tt_min_free = atoi(argv[++i]);
+    else if (!strcmp(a, "--etc") && i + 1 < argc) o.etc = true, o.etc_min_free = atoi(argv[++i]);
     else if (!strcmp(a, "--hash") && i + 1 < argc) o.hash_bytes = strtoull(argv[++i], NULL, 10) << 20;
     else if (!strcmp(a, "--threads") && i + 1 < argc) o.threads = atoi(argv[++i]);
     else if (!strcmp(a, "--limit") && i + 1 < argc) o.node_limit = strtoull(argv[++i], NULL, 10);
@@ -45,6 +64,8 @@ int main(int argc, char **argv) {
   dab_err err;
   if (dab_parse_position(argv[1], &ps, &err)) { fprintf(stderr, "ab_bench: %s\n", err.msg); return 2; }
   dab_status st;
+  o.on_bound = on_bound;
+  bench_t0 = wall();
   dab_ab *ab = dab_ab_new(&ps.geom, &o, &st, &err);
   if (!ab) { fprintf(stderr, "ab_bench: %s\n", err.msg); return 1; }
   uint64_t p = dab_ls_word(&ps.game.lines);

@@ -65,12 +65,19 @@ int dab_cmd_info(int argc, char **argv) {
   dab_status st = dabtb_meta_each(tb, print_meta, &c, &err);
   if (c.json) {
     printf("},\"rows\":%d,\"cols\":%d,\"positions\":%llu,\"indexed\":%llu,\"canonical\":%llu,"
-           "\"solved\":%llu,\"file_bytes\":%lld}\n",
+           "\"solved\":%llu,\"table\":%s,\"file_bytes\":%lld}\n",
            cov.rows, cov.cols, (unsigned long long)cov.positions, (unsigned long long)cov.indexed,
-           (unsigned long long)cov.canonical, (unsigned long long)cov.solved, size);
+           (unsigned long long)cov.canonical, (unsigned long long)cov.solved,
+           dabtb_has_table(tb) ? "true" : "false", size);
   } else {
-    printf("%-24s every position of the %dx%d board (%llu), from %llu stored values\n", "covers",
-           cov.rows, cov.cols, (unsigned long long)cov.positions, (unsigned long long)cov.canonical);
+    if (dabtb_has_table(tb))
+      printf("%-24s every position of the %dx%d board (%llu), from %llu stored values\n", "covers",
+             cov.rows, cov.cols, (unsigned long long)cov.positions, (unsigned long long)cov.canonical);
+    else
+      printf("%-24s no table: a solved-only file of the %dx%d board (results of search)\n", "covers",
+             cov.rows, cov.cols);
+    printf("%-24s %llu records (bounds proved by search; docs/persistence.md)\n", "solved",
+           (unsigned long long)cov.solved);
     if (size >= 0) printf("%-24s %lld\n", "file_bytes", size);
   }
   dabtb_close(tb);

@@ -9,6 +9,7 @@
 #include "cli/cliutil.h"
 #include "cli/commands.h"
 #include "cli/solveproof.h"
+#include "cli/solvestore.h"
 #include "oracle/oracle.h"
 #include "solver/ab.h"
 #include "solver/retro.h"
@@ -32,6 +33,13 @@ static const char usage[] =
     "  --no-decline   try every move when a capture hands over a box\n"
     "  --no-sle       search simple loony endgames instead of using the formula\n"
     "  --proof DIR    a divisible proof recorded in DIR (dab solve --proof DIR --help)\n"
+    "  --no-graph     key the table by board symmetry only, not Strings-and-Coins graphs\n"
+    "  --tb DIR       tablebase directory searched first (and where results go)\n"
+    "  --no-store     never write results to the board's tablebase file\n"
+    "  --node-limit N stop the search after N nodes (as Ctrl-C does)\n"
+    "Boards without a table keep what a search proves in RxC.dab on the tablebase\n"
+    "path (its solved store): a repeated query is answered from it at once, and a\n"
+    "rerun after Ctrl-C or a kill resumes from the bounds proved so far.\n"
     "A progress line (nodes/s, current bounds) is shown on a terminal.  Ctrl-C\n"
     "stops a search and prints the bounds proved so far (exit 1).\n";
 
@@ -39,7 +47,10 @@ typedef struct solve_cfg {
   bool json, value_only, force_search, force_retro;
   int threads;
   uint64_t hash;
-  bool border, decline, sle;
+  bool border, decline, sle, graph;
+  const char *tb_dir;
+  bool no_store;
+  uint64_t node_limit;
 } solve_cfg;
 
 /* Parses 512M / 4G / 1048576 into bytes; 0 on error. */
@@ -79,10 +90,12 @@ static dab_ab *get_solver(const dab_geom *g, const solve_cfg *c, dab_err *err, d
   o.decline_rule = c->decline;
   if (!c->sle) o.sle = false;
   o.cancel = cli_cancel_on_signal();
-  if (!c->json) {
-    o.progress = cli_progress;
-  }
-  if (!c->json) cli_announce_memory("solve", "the transposition table", c->hash);
+  o.node_limit = c->node_limit;
+  o.on_bound = solvestore_on_bound; /* stores root bounds as they are proved */
+  o.progress = solvestore_progress; /* the progress line, and checkpoints */
+  o.progress_ctx = c->json ? NULL : (void *)1;
+  if (!c->graph) o.graph_keys = false;
+  if (!c->json) cli_announce_memory("solve", "the search (table and key caches)", dab_ab_memory(&o));
   solver = dab_ab_new(g, &o, st, err);
   return solver;
 }
@@ -104,7 +117,7 @@ static dab_status solve_one(const dab_parsed *p, const solve_cfg *c, dab_analysi
     }
     st = DAB_OK;
     if (!oracle) {
-      dab_oracle_opts oo = {.threads = c->threads};
+      dab_oracle_opts oo = {.tb_dir = c->tb_dir, .threads = c->threads};
       st = dab_oracle_open(g->rows, g->cols, &oo, &oracle, err);
     }
     if (st == DAB_OK) /* the oracle's answer keeps exactly the stable keys */
@@ -130,11 +143,18 @@ static dab_status solve_one(const dab_parsed *p, const solve_cfg *c, dab_analysi
     }
     return st;
   }
+  if (!c->force_search || !solvestore_board_covered(g, c->tb_dir)) {
+    solvestore_select(g, c->tb_dir, c->no_store);
+    if (solvestore_answer(root, c->value_only, a, extra, extra_len, text_extra, text_len)) return DAB_OK;
+  } else {
+    solvestore_close();
+  }
   dab_ab *ab = get_solver(g, c, err, &st);
   if (!ab) return st;
   dab_ab_reset_stats(ab);
+  solvestore_seed(ab);
   int v = 0, lo = 0, hi = 0;
-  st = dab_ab_solve(ab, root, &v, &lo, &hi, err);
+  st = solvestore_solve(ab, root, &v, &lo, &hi, err);
   if (st == DAB_ECANCELED) {
     cli_progress_end();
     return dab_fail(err, st, "interrupted: the value of this position is proved to lie in [%+d,%+d]", lo, hi);
@@ -145,7 +165,7 @@ static dab_status solve_one(const dab_parsed *p, const solve_cfg *c, dab_analysi
     a->value = v;
     a->nmoves = 0;
   } else {
-    st = dab_ab_analyze(ab, root, a, err);
+    st = solvestore_analyze(ab, root, v, a, err);
     if (st == DAB_ECANCELED) {
       cli_progress_end();
       return dab_fail(err, st, "interrupted after proving the value %+d (move values unfinished)", v);
@@ -175,6 +195,7 @@ static dab_status solve_one(const dab_parsed *p, const solve_cfg *c, dab_analysi
              (unsigned long long)s.nodes, s.seconds, s.seconds > 0 ? (double)s.nodes / s.seconds / 1e6 : 0.0,
              cap ? 100.0 * (double)used / (double)cap : 0.0, (unsigned long long)cap,
              s.tt_probes ? 100.0 * (double)s.tt_hits / (double)s.tt_probes : 0.0);
+  solvestore_finish(ab, root, a, c->value_only, v, pv, npv, extra, extra_len, text_extra, text_len);
   return DAB_OK;
 }
 
@@ -229,7 +250,7 @@ int dab_cmd_solve(int argc, char **argv) {
     if (!strcmp(argv[i], "--proof")) return dab_solve_proof(argc, argv); /* docs/proofs.md */
   if (cli_help_requested(argc, argv, usage)) return CLI_OK;
   const char *text = NULL;
-  solve_cfg c = {.hash = 2ull << 30, .border = true, .decline = true, .sle = true};
+  solve_cfg c = {.hash = 2ull << 30, .border = true, .decline = true, .sle = true, .graph = true};
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
     if (!strcmp(a, "--json")) c.json = true;
@@ -239,6 +260,24 @@ int dab_cmd_solve(int argc, char **argv) {
     else if (!strcmp(a, "--no-border")) c.border = false;
     else if (!strcmp(a, "--no-decline")) c.decline = false;
     else if (!strcmp(a, "--no-sle")) c.sle = false;
+    else if (!strcmp(a, "--no-graph")) c.graph = false;
+    else if (!strcmp(a, "--no-store")) c.no_store = true;
+    else if (!strcmp(a, "--tb")) {
+      c.tb_dir = i + 1 < argc ? argv[++i] : NULL;
+      if (!c.tb_dir || !*c.tb_dir) {
+        fprintf(stderr, "dab solve: --tb needs a directory\n");
+        return CLI_USAGE;
+      }
+    } else if (!strcmp(a, "--node-limit")) {
+      const char *s = i + 1 < argc ? argv[++i] : NULL;
+      char *end = NULL;
+      unsigned long long n = s && *s >= '0' && *s <= '9' ? strtoull(s, &end, 10) : 0;
+      if (!n || *end) {
+        fprintf(stderr, "dab solve: --node-limit needs a positive count, got '%s'\n", s ? s : "");
+        return CLI_USAGE;
+      }
+      c.node_limit = n;
+    }
     else if (!strcmp(a, "--threads")) {
       long n = cli_parse_count("solve", "--threads", i + 1 < argc ? argv[++i] : NULL, 64);
       if (n < 0) return CLI_USAGE;
@@ -283,6 +322,7 @@ int dab_cmd_solve(int argc, char **argv) {
   }
   dab_ab_free(solver);
   solver = NULL;
+  solvestore_close();
   if (oracle) dab_oracle_close(oracle);
   oracle = NULL;
   return rc;

@@ -29,6 +29,10 @@ static dabtb *open_tablebase(int rows, int cols, const dab_oracle_opts *opts, da
   *st = DAB_OK;
   if (dabtb_find(rows, cols, opts->tb_dir, path, sizeof path, NULL) == DAB_OK) {
     *st = dabtb_open(path, NULL, &tb, err);
+    if (tb && !dabtb_has_table(tb)) { /* solved results of search only: no table */
+      dabtb_close(tb);
+      tb = NULL;
+    }
     return tb;
   }
   if (dabtb_open_board(rows, cols, opts->tb_dir, &tb, NULL)) return NULL;

@@ -45,6 +45,16 @@
 **  sle           A quiet position that is a simple loony endgame is
 **                valued by the endgame formula (theorems/sle.h) instead
 **                of searched.
+**  graph_keys    Table keys are canonical Strings-and-Coins graphs
+**                (symmetry/sckey.h) for positions with at least
+**                graph_min_free free lines: positions with isomorphic
+**                graphs share an entry even when no board symmetry maps
+**                one to the other (3.6x fewer nodes on 3x5).  Below the
+**                threshold the cheaper board-symmetry keys are used.
+**  etc           Enhanced transposition cutoffs: children are probed
+**                before any is searched, and children with equal keys
+**                are searched once.  Off by default: it saves nodes but
+**                not time (docs/solver.md).
 **
 ** Thread safety: a dab_ab object is used by one caller thread at a time;
 ** it runs its own worker threads inside dab_ab_solve / dab_ab_analyze.
@@ -63,6 +73,13 @@ typedef struct dab_ab_opts {
   bool parity;                  /* step null-window tests by 2 (value parity) */
   bool loony_bound;             /* skip chain/loop openings that cannot reach alpha */
   bool chain_moves;             /* one opening per isolated chain (>= 3) / loop */
+  bool etc;                     /* enhanced transposition cutoffs (probe children) */
+  int etc_min_free;             /* ... at nodes with at least this many free lines */
+  bool graph_keys;              /* Strings-and-Coins graph keys (symmetry/sckey.h) */
+  int graph_min_free;           /* ... for positions with at least this many free lines */
+  int tt_min_free;              /* no table below this many free lines (0: always; measured
+                                   no clear gain, docs/solver.md) */
+  uint64_t mem_limit;           /* refuse plans above this; 0 = MemAvailable */
   uint64_t node_limit;          /* stop (DAB_ECANCELED) after this many; 0 = none */
   dab_progress_fn progress;     /* optional; `what` carries the current bounds */
   void *progress_ctx;
@@ -87,11 +104,16 @@ typedef struct dab_ab_stats {
 
 typedef struct dab_ab dab_ab;
 
+/* Bytes a solver with options o allocates: the table (rounded down to a
+** power of two of 64-byte buckets) plus one graph-key cache per thread. */
+uint64_t dab_ab_memory(const dab_ab_opts *o);
+
 /*
 ** Creates a solver for board g (copied), allocating the table.
 ** RETURN: the solver, or NULL with a message in err: DAB_EBOARD code if g
-** has more than 64 lines, out of memory otherwise (*st gets the code when
-** st is non-NULL).
+** has more than 64 lines; DAB_ENOMEM when dab_ab_memory exceeds
+** opts->mem_limit (default: MemAvailable; the message says both) or an
+** allocation fails (*st gets the code when st is non-NULL).
 */
 dab_ab *dab_ab_new(const dab_geom *g, const dab_ab_opts *opts, dab_status *st, dab_err *err);
 void dab_ab_free(dab_ab *ab);
@@ -117,6 +139,13 @@ dab_status dab_ab_solve(dab_ab *ab, uint64_t p, int *value, int *lower, int *upp
 dab_status dab_ab_test(dab_ab *ab, uint64_t p, int bound, bool *result, dab_err *err);
 
 /*
+** The same test, fail-soft: *failsoft >= bound proves value(p) >= *failsoft,
+** *failsoft < bound proves value(p) <= *failsoft (so one test may decide
+** more than the bound asked).  RETURN as dab_ab_solve.
+*/
+dab_status dab_ab_test_failsoft(dab_ab *ab, uint64_t p, int bound, int *failsoft, dab_err *err);
+
+/*
 ** Value of p and of every legal move (a->move in increasing order).
 ** RETURN: as dab_ab_solve.  On cancellation *a is unspecified.
 */
@@ -135,5 +164,27 @@ void dab_ab_reset_stats(dab_ab *ab);
 
 /* Open boxes of p (boxes not yet complete). */
 int dab_ab_open_boxes(const dab_geom *g, uint64_t p);
+
+/*
+** Seeds the transposition table with proved bounds of p (e.g. from the
+** tablebase's solved store): lower <= value(p) <= upper.  They must be
+** TRUE bounds; they merge with what the table holds (intersection) and
+** are kept over search entries by the replacement policy.
+** RETURN: DAB_OK; DAB_EINPUT if p has lines outside the board or the
+** bounds (clamped to -n..n for n open boxes) are empty.
+** NOTES: the search reads the table only at quiet positions (no box with
+** exactly three sides) and at the root of dab_ab_solve, so seeding other
+** positions is harmless but does nothing.  Not thread-safe against a
+** running solve of the same solver.
+*/
+dab_status dab_ab_seed(dab_ab *ab, uint64_t p, int lower, int upper, dab_err *err);
+
+/*
+** Stores proved bounds under a raw table key (key, check) as read from
+** this solver's table by a checkpoint (dab_tt_read): the way graph-keyed
+** entries, which name no position, are carried into a later search.
+** RETURN: DAB_OK, or DAB_EINPUT when lower > upper (nothing stored).
+*/
+dab_status dab_ab_seed_key(dab_ab *ab, uint64_t key, uint32_t check, int lower, int upper);
 
 #endif

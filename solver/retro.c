@@ -11,6 +11,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "solver/retro.h"
+#include "sysmem.h"
 
 /*
 ** Solving order.  Every move adds a line, so a child's index is its
@@ -163,18 +164,6 @@ static void *worker(void *arg) {
   return NULL;
 }
 
-/* MemAvailable from /proc/meminfo, in bytes; 0 if unknown. */
-static uint64_t mem_available(void) {
-  FILE *f = fopen("/proc/meminfo", "r");
-  if (!f) return 0;
-  char line[256];
-  unsigned long long kb = 0;
-  while (fgets(line, sizeof line, f))
-    if (sscanf(line, "MemAvailable: %llu kB", &kb) == 1) break;
-  fclose(f);
-  return (uint64_t)kb * 1024;
-}
-
 static int8_t *map_table(uint64_t bytes) {
   void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
   if (p == MAP_FAILED) return NULL;
@@ -206,7 +195,7 @@ dab_status dab_retro_solve(const dab_geom *g, uint64_t root, const dab_retro_opt
                     "undrawn lines (use the search solver)",
                     nfree, nfree, DAB_RETRO_MAX_FREE);
   uint64_t bytes = dab_retro_bytes(nfree);
-  uint64_t limit = opts->mem_limit ? opts->mem_limit : mem_available();
+  uint64_t limit = opts->mem_limit ? opts->mem_limit : dab_mem_available();
   if (limit && bytes > limit)
     return dab_fail(err, DAB_ENOMEM,
                     "the %dx%d retrograde table needs %.1f MiB but only %.1f MiB of memory is available",

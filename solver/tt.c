@@ -12,22 +12,32 @@
 #define LO_SHIFT 0
 #define HI_SHIFT 8
 #define MV_SHIFT 16
-#define WK_SHIFT 24
+#define WK_SHIFT 26
 #define GEN_SHIFT 32
+#define CK_SHIFT 40
+#define CK_MASK ((1u << DAB_TT_CHECK_BITS) - 1)
 
-static inline uint64_t pack(int lower, int upper, int move, int work, uint8_t gen) {
+_Static_assert(CK_SHIFT + DAB_TT_CHECK_BITS == 64, "the data word is full");
+
+static inline uint64_t pack(int lower, int upper, int move, int work, uint8_t gen, uint32_t check) {
+  if (work > 63) work = 63;
   return (uint64_t)(uint8_t)(lower + 128) << LO_SHIFT | (uint64_t)(uint8_t)(upper + 128) << HI_SHIFT |
-         (uint64_t)(uint8_t)(move < 0 ? DAB_TT_NOMOVE : move) << MV_SHIFT |
-         (uint64_t)(uint8_t)work << WK_SHIFT | (uint64_t)gen << GEN_SHIFT;
+         (uint64_t)(move < 0 ? DAB_TT_NOMOVE : move & DAB_TT_NOMOVE) << MV_SHIFT |
+         (uint64_t)work << WK_SHIFT | (uint64_t)gen << GEN_SHIFT | (uint64_t)(check & CK_MASK) << CK_SHIFT;
 }
 static inline int d_lower(uint64_t d) { return (int)((d >> LO_SHIFT) & 0xff) - 128; }
 static inline int d_upper(uint64_t d) { return (int)((d >> HI_SHIFT) & 0xff) - 128; }
 static inline int d_move(uint64_t d) {
-  int m = (int)((d >> MV_SHIFT) & 0xff);
+  int m = (int)((d >> MV_SHIFT) & DAB_TT_NOMOVE);
   return m == DAB_TT_NOMOVE ? -1 : m;
 }
-static inline int d_work(uint64_t d) { return (int)((d >> WK_SHIFT) & 0xff); }
+static inline int d_work(uint64_t d) { return (int)((d >> WK_SHIFT) & 63); }
 static inline uint8_t d_gen(uint64_t d) { return (uint8_t)(d >> GEN_SHIFT); }
+/* The entry holds (key, check) when check ^ data == key and its check
+** bits match. */
+static inline bool d_match(uint64_t chk, uint64_t d, uint64_t key, uint32_t check) {
+  return (chk ^ d) == key && (uint32_t)(d >> CK_SHIFT) == (check & CK_MASK);
+}
 
 static inline uint64_t ld(const uint64_t *p) { return __atomic_load_n(p, __ATOMIC_RELAXED); }
 static inline void st(uint64_t *p, uint64_t v) { __atomic_store_n(p, v, __ATOMIC_RELAXED); }
@@ -72,11 +82,30 @@ uint64_t dab_tt_used(const dab_tt *tt) {
   return used * (tt->nbuckets / sample);
 }
 
+bool dab_tt_read(const dab_tt *tt, uint64_t slot, uint64_t *key, uint32_t *check, dab_tt_hit *hit, int *work) {
+  if (slot >= dab_tt_capacity(tt)) return false;
+  const dab_tt_entry *e = &tt->bucket[slot / DAB_TT_WAYS].e[slot % DAB_TT_WAYS];
+  uint64_t d = ld(&e->data);
+  if (!d) return false;
+  uint64_t k = ld(&e->check) ^ d;
+  /* re-read: a store between the two loads shows as a changed data word */
+  if (ld(&e->data) != d) return false;
+  /* the bucket must be the key's own, else the pair is torn */
+  if ((XXH3_64bits(&k, sizeof k) & tt->mask) != slot / DAB_TT_WAYS) return false;
+  *key = k;
+  *check = (uint32_t)(d >> CK_SHIFT);
+  hit->lower = d_lower(d);
+  hit->upper = d_upper(d);
+  hit->move = d_move(d);
+  *work = d_work(d);
+  return true;
+}
+
 uint64_t dab_tt_index(const dab_tt *tt, uint64_t key) {
   return XXH3_64bits(&key, sizeof key) & tt->mask;
 }
 
-bool dab_tt_probe(const dab_tt *tt, uint64_t key, dab_tt_hit *hit) {
+bool dab_tt_probe_checked(const dab_tt *tt, uint64_t key, uint32_t check, dab_tt_hit *hit) {
   uint64_t h = XXH3_64bits(&key, sizeof key);
   const dab_tt_bucket *b = &tt->bucket[h & tt->mask];
   int w0 = 0, w1 = DAB_TT_WAYS;
@@ -86,7 +115,7 @@ bool dab_tt_probe(const dab_tt *tt, uint64_t key, dab_tt_hit *hit) {
   }
   for (int w = w0; w < w1; w++) {
     uint64_t d = ld(&b->e[w].data);
-    if (d && (ld(&b->e[w].check) ^ d) == key) {
+    if (d && d_match(ld(&b->e[w].check), d, key, check)) {
       hit->lower = d_lower(d);
       hit->upper = d_upper(d);
       hit->move = d_move(d);
@@ -96,20 +125,20 @@ bool dab_tt_probe(const dab_tt *tt, uint64_t key, dab_tt_hit *hit) {
   return false;
 }
 
-void dab_tt_store(dab_tt *tt, uint64_t key, int lower, int upper, int move, int work) {
+void dab_tt_store_checked(dab_tt *tt, uint64_t key, uint32_t check, int lower, int upper, int move, int work) {
   uint64_t h = XXH3_64bits(&key, sizeof key);
   dab_tt_bucket *b = &tt->bucket[h & tt->mask];
   uint8_t gen = tt->generation;
   if (tt->policy == DAB_TT_DIRECT) {
     dab_tt_entry *e = &b->e[h >> 62];
     uint64_t d = ld(&e->data);
-    if (d && (ld(&e->check) ^ d) == key) {
+    if (d && d_match(ld(&e->check), d, key, check)) {
       if (d_lower(d) > lower) lower = d_lower(d);
       if (d_upper(d) < upper) upper = d_upper(d);
       if (move < 0) move = d_move(d);
       if (d_work(d) > work) work = d_work(d);
     }
-    uint64_t nd = pack(lower, upper, move, work, gen);
+    uint64_t nd = pack(lower, upper, move, work, gen, check);
     st(&e->data, nd);
     st(&e->check, key ^ nd);
     return;
@@ -121,7 +150,7 @@ void dab_tt_store(dab_tt *tt, uint64_t key, int lower, int upper, int move, int 
       if (victim < 0 || vscore > -1) victim = w, vscore = -1;
       continue;
     }
-    if ((ld(&b->e[w].check) ^ d) == key) {
+    if (d_match(ld(&b->e[w].check), d, key, check)) {
       /* Same position: merge the proofs. */
       if (d_lower(d) > lower) lower = d_lower(d);
       if (d_upper(d) < upper) upper = d_upper(d);
@@ -139,7 +168,7 @@ void dab_tt_store(dab_tt *tt, uint64_t key, int lower, int upper, int move, int 
     }
   }
   if (lower > upper) lower = upper; /* cannot happen with exact proofs; keep sane */
-  uint64_t nd = pack(lower, upper, move, work, gen);
+  uint64_t nd = pack(lower, upper, move, work, gen, check);
   st(&b->e[victim].data, nd);
   st(&b->e[victim].check, key ^ nd);
 }

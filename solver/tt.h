@@ -23,10 +23,15 @@
 **   +------------------------+------------------------------------------+
 **   data bits:  0..7  lower bound + 128     (int8 value, -128 = none)
 **               8..15 upper bound + 128
-**              16..23 best move (canonical frame), 255 = none
-**              24..31 work: floor(log2(nodes searched below)) + 1
+**              16..25 best move, 1023 = none: a line in the canonical
+**                     frame (symmetric keys) or a canonical edge code
+**                     (graph keys, symmetry/sckey.h)
+**              26..31 work: floor(log2(nodes searched below)) + 1, max 63
 **              32..39 generation (search number, for aging)
-**              40..63 unused (0)
+**              40..63 check: 24 more key bits.  Keys that are whole
+**                     positions (board-symmetry keys) use 0; graph keys
+**                     (hashes) set bit 63 and 23 bits of a second hash,
+**                     so a table walk can tell the two kinds apart
 **
 ** Threads share the table without locks (lazy SMP).  A torn write (key
 ** from one store, data from another) fails the check = key ^ data test
@@ -38,7 +43,9 @@
 */
 
 #define DAB_TT_WAYS 4
-#define DAB_TT_NOMOVE 255
+#define DAB_TT_NOMOVE 1023
+#define DAB_TT_CHECK_BITS 24
+#define DAB_TT_CHECK_HASHED (1u << 23) /* in a check: the key is a hash, not a position */
 
 typedef struct dab_tt_entry {
   uint64_t check;
@@ -94,17 +101,36 @@ static inline uint64_t dab_tt_capacity(const dab_tt *tt) { return tt->nbuckets *
 uint64_t dab_tt_index(const dab_tt *tt, uint64_t key);
 
 /*
-** Looks key up.  RETURN: true and *hit filled when present.
+** Looks up key, whose 24 extra check bits are `check` (0 for keys that are
+** whole positions).  RETURN: true and *hit filled when present.
 ** NOTES: thread-safe against concurrent stores (see the layout note).
 */
-bool dab_tt_probe(const dab_tt *tt, uint64_t key, dab_tt_hit *hit);
+bool dab_tt_probe_checked(const dab_tt *tt, uint64_t key, uint32_t check, dab_tt_hit *hit);
 
 /*
 ** Records lower <= value(key) <= upper (use -128/127 for "none") and a best
-** move (-1 = none); work is log2 of the nodes the proof took.  An entry
-** for the same key is merged (bounds intersected).
+** move (-1 = none); work is log2 of the nodes the proof took; check as in
+** dab_tt_probe_checked.  An entry for the same key is merged (bounds
+** intersected).
 ** NOTES: thread-safe (lock-free, see the layout note).
 */
-void dab_tt_store(dab_tt *tt, uint64_t key, int lower, int upper, int move, int work);
+void dab_tt_store_checked(dab_tt *tt, uint64_t key, uint32_t check, int lower, int upper, int move, int work);
+
+/*
+** Reads entry number `slot` (0 .. capacity-1) for a table walk.
+** RETURN: true and the key, check, bounds/move and work when the slot holds
+** an entry.  NOTES: safe while other threads store; a torn entry is
+** reported as empty.  An entry whose check has DAB_TT_CHECK_HASHED set is
+** keyed by a hash, not by a position.
+*/
+bool dab_tt_read(const dab_tt *tt, uint64_t slot, uint64_t *key, uint32_t *check, dab_tt_hit *hit, int *work);
+
+/* The same for keys that are whole positions (check 0). */
+static inline bool dab_tt_probe(const dab_tt *tt, uint64_t key, dab_tt_hit *hit) {
+  return dab_tt_probe_checked(tt, key, 0, hit);
+}
+static inline void dab_tt_store(dab_tt *tt, uint64_t key, int lower, int upper, int move, int work) {
+  dab_tt_store_checked(tt, key, 0, lower, upper, move, work);
+}
 
 #endif

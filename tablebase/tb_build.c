@@ -295,6 +295,58 @@ done:
   return st;
 }
 
+typedef struct carry_list {
+  uint64_t *pos;
+  dabtb_solved *rec;
+  size_t n, cap;
+} carry_list;
+
+static int carry_one(void *ctx, uint64_t key, const dabtb_solved *r) {
+  carry_list *l = ctx;
+  if (l->n == l->cap) {
+    size_t cap = l->cap ? 2 * l->cap : 4096;
+    uint64_t *p = realloc(l->pos, cap * sizeof *p);
+    if (p) l->pos = p;
+    dabtb_solved *q = realloc(l->rec, cap * sizeof *q);
+    if (q) l->rec = q;
+    if (!p || !q) return 1;
+    l->cap = cap;
+  }
+  l->pos[l->n] = key;
+  l->rec[l->n++] = *r;
+  return 0;
+}
+
+/* The solved records of the file being replaced (e.g. a solved-only file
+** of this board) go into the new one: a build never loses search results.
+** RETURN: DAB_OK (also when there is no old file); else the error, and
+** the new file is not put in place. */
+static dab_status carry_solved(const char *path, const char *fresh, int rows, int cols, dab_err *err) {
+  struct stat sb;
+  if (stat(path, &sb) != 0) return DAB_OK;
+  dabtb_store *old;
+  if (dabtb_store_open(path, rows, cols, DABTB_STORE_READ, &old, NULL)) return DAB_OK; /* not ours */
+  carry_list l = {0};
+  dab_status st = dabtb_store_each(old, carry_one, &l, err);
+  dabtb_store_close(old);
+  if (!st && l.n) {
+    dabtb_store *s;
+    st = dabtb_store_open(fresh, rows, cols, DABTB_STORE_WRITE, &s, err);
+    if (!st) st = dabtb_store_put(s, l.n, l.pos, l.rec, err);
+    dabtb_store_close(s);
+    size_t len = strlen(fresh) + 8;
+    char *lock = malloc(len);
+    if (lock) {
+      snprintf(lock, len, "%s-lock", fresh);
+      unlink(lock);
+      free(lock);
+    }
+  }
+  free(l.pos);
+  free(l.rec);
+  return st;
+}
+
 dab_status dabtb_build(int rows, int cols, const char *path, const dabtb_build_opts *opts,
                        dabtb_build_report *rep, dab_err *err) {
   dabtb_build_opts o = opts ? *opts : (dabtb_build_opts){0};
@@ -449,6 +501,7 @@ dab_status dabtb_build(int rows, int cols, const char *path, const dabtb_build_o
     meta_add(meta, "symmetry", "%d transforms (%s), border equivalence on boxes with >= 2 edge lines",
              sym->ntrans, sym->ntrans == 8 ? "dihedral group of the square" : "mirrors and half turn");
     meta_add(meta, "index", "%s", DABTB_INDEX_SCHEME);
+    meta_add(meta, "solved_encoding", "%s", DABTB_SOLVED_ENCODING);
     meta_add(meta, "value_encoding", "%s", DABTB_VALUE_ENCODING);
     meta_add(meta, "compression", "zstd level %d, XXH3-64 per block, XXH3-128 per layer", o.zstd_level);
     meta_add(meta, "block_entries", "%u", o.block_entries);
@@ -500,6 +553,8 @@ dab_status dabtb_build(int rows, int cols, const char *path, const dabtb_build_o
   }
   close(cfd);
   cfd = -1;
+  st = carry_solved(path, cmp, rows, cols, err);
+  if (st) goto out;
   if (rename(cmp, path) != 0) {
     st = dab_fail(err, DAB_EIO, "%s: rename: %s", path, strerror(errno));
     goto out;

@@ -1,5 +1,5 @@
 /*
-** tb_format.h: the on-disk layout of a dab tablebase file (format 1).
+** tb_format.h: the on-disk layout of a dab tablebase file (format 2).
 ** See Copyright Notice in README.md
 */
 #ifndef DAB_TB_FORMAT_H
@@ -26,8 +26,14 @@
 **                                              xxh3 = XXH3-64 of the n payload bytes.
 **           Big-endian keys sort numerically, so blocks are written with MDB_APPEND.
 **
-**   solved  canonical key (u64 BE) -> value (int8): sparse results of
-**           search on positions outside the dense table (empty for now).
+**   solved  canonical key (u64 BE) -> record (24 bytes, format 2): proved
+**           bounds from search, for boards or positions the dense table does
+**           not cover (tb_solved.c; layout at DABTB_SOLVED_REC below).
+**           Format 1 declared int8 values here and always left it empty.
+**
+** A "solved-only" file (boards without a retrograde table, e.g. 3x5) has
+** meta "table" = "none", index "none", no layer records and an empty
+** blocks database: only its solved records answer anything.
 **
 ** Payload: one byte per indexed position of the layer (tb_index.h), in
 ** rank order.  For a canonical position p (p is the least image of itself
@@ -44,13 +50,37 @@
 */
 
 #define DABTB_MAGIC "dab-tablebase"
-#define DABTB_FORMAT_VERSION 1
+#define DABTB_FORMAT_VERSION 2      /* written by this dab */
+#define DABTB_FORMAT_MIN_VERSION 1  /* oldest one read (its solved store is empty) */
 #define DABTB_BLOCK_MAGIC "DBK1"
 #define DABTB_BLOCK_HEADER 24
 #define DABTB_KEY_LEN 8
 
 #define DABTB_INDEX_SCHEME "quiet-border-normal-rank-v1"
 #define DABTB_VALUE_ENCODING "u8 w=(v+R)/2 canonical; dont-care=previous"
+
+/*
+** A solved record (format 2), the value of one `solved` key:
+**
+**   +-------+-------+------+-------+---------+-----------+-------------+
+**   | lower | upper | best | flags | millis  |   nodes   |    xxh3     |
+**   |  i8   |  i8   |  u8  |  u8=0 | u32 LE  |  u64 LE   |   u64 LE    |
+**   +-------+-------+------+-------+---------+-----------+-------------+
+**   0       1       2      3       4         8           16            24
+**
+**   lower <= value <= upper: proved bounds on the value of the key's
+**          position (Wilson's convention); exact when lower == upper.
+**   best   a best move in the key's frame (the key is itself a position:
+**          the canonical image), 255 = none.
+**   millis, nodes: search work behind the bounds (saturating).
+**   xxh3   XXH3-64 of the 8 key bytes followed by bytes 0..15.
+**
+** The key is dab_sym_canon64(p, border equivalence on), big-endian, so the
+** symmetric and border-equivalent images of a position share one record.
+*/
+#define DABTB_SOLVED_REC 24
+#define DABTB_SOLVED_NOMOVE 255
+#define DABTB_SOLVED_ENCODING "v2: canon-border key u64 BE -> i8 lower,i8 upper,u8 best,u8 0,u32 ms,u64 nodes,u64 xxh3"
 
 static inline void dabtb_put_be32(uint8_t *p, uint32_t v) {
   p[0] = (uint8_t)(v >> 24); p[1] = (uint8_t)(v >> 16); p[2] = (uint8_t)(v >> 8); p[3] = (uint8_t)v;
@@ -70,6 +100,13 @@ static inline void dabtb_put_le64(uint8_t *p, uint64_t v) {
 }
 static inline uint64_t dabtb_get_le64(const uint8_t *p) {
   return (uint64_t)dabtb_get_le32(p) | (uint64_t)dabtb_get_le32(p + 4) << 32;
+}
+static inline void dabtb_put_be64(uint8_t *p, uint64_t v) {
+  dabtb_put_be32(p, (uint32_t)(v >> 32));
+  dabtb_put_be32(p + 4, (uint32_t)v);
+}
+static inline uint64_t dabtb_get_be64(const uint8_t *p) {
+  return (uint64_t)dabtb_get_be32(p) << 32 | dabtb_get_be32(p + 4);
 }
 
 #endif

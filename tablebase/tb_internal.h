@@ -29,9 +29,11 @@ struct dabtb {
   uint32_t block_entries;
   uint64_t canonical, solved;
   int format_version;
+  bool has_table;             /* false: a solved-only file (meta table=none) */
+  bool locked;                /* opened with the LMDB lock file (a writer may run) */
   char path[4096];
   MDB_env *env;
-  MDB_txn *txn;               /* one read txn for the handle's life (no writers) */
+  MDB_txn *txn;               /* one read txn for the handle's life (a snapshot) */
   MDB_dbi dbi_meta, dbi_blocks, dbi_solved;
   uint32_t layer_block0[DAB_TBIDX_MAX_LINES + 2]; /* first block of each layer */
   uint32_t nblocks;
@@ -71,5 +73,21 @@ dab_status dabtb_lmdb_structure(MDB_env *env, uint64_t file_size, const char *pa
 
 /* The stored byte of a canonical indexed position; DAB_OK or an error. */
 dab_status dabtb_stored(const dabtb *tb, uint64_t canon, int *value, dab_err *err);
+
+/* XXH3-64 of meta records "key=value\n" in the given order (tb_probe.c). */
+uint64_t dabtb_meta_digest_kv(const char *const *keys, const char *const *vals, int n);
+
+/*
+** Reads every record of a `solved` database in txn and checks it (size,
+** XXH3, bounds within the open boxes, canonical key, best move undrawn).
+** RETURN: DAB_OK and *count; DAB_ECORRUPT naming the first bad key;
+** DAB_ECANCELED.  (tb_solved.c)
+*/
+/* Checks every record of the shapes database in txn (absent = none).
+** RETURN: as dabtb_solved_scan.  (tb_solved.c) */
+dab_status dabtb_shapes_scan(MDB_txn *txn, dab_cancel_flag *cancel, uint64_t *count, dab_err *err);
+
+dab_status dabtb_solved_scan(const dab_geom *g, const dab_sym *s, int format_version, MDB_txn *txn,
+                             MDB_dbi dbi, dab_cancel_flag *cancel, uint64_t *count, dab_err *err);
 
 #endif

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <fcntl.h>
 #include <unistd.h>
 #include "tablebase/tb_internal.h"
@@ -117,7 +118,23 @@ static bool check_tree(walk *w, uint64_t pg, int depth, bool main_db) {
 
 static dab_status check_map(walk *w, const char *path, dab_err *err);
 
+static dab_status structure_once(MDB_env *env, uint64_t file_size, const char *path, dab_err *err);
+
+/* A writer of the solved store may commit during the walk (a newer meta
+** page pointing past the pages mapped): then the walk is redone. */
 dab_status dabtb_lmdb_structure(MDB_env *env, uint64_t file_size, const char *path, dab_err *err) {
+  for (int attempt = 0;; attempt++) {
+    MDB_envinfo before, after;
+    struct stat sb;
+    mdb_env_info(env, &before);
+    if (attempt && stat(path, &sb) == 0 && (uint64_t)sb.st_size > file_size) file_size = (uint64_t)sb.st_size;
+    dab_status st = structure_once(env, file_size, path, err);
+    mdb_env_info(env, &after);
+    if (st == DAB_OK || after.me_last_txnid == before.me_last_txnid || attempt == 4) return st;
+  }
+}
+
+static dab_status structure_once(MDB_env *env, uint64_t file_size, const char *path, dab_err *err) {
   MDB_envinfo info;
   MDB_stat st;
   if (mdb_env_info(env, &info) || mdb_env_stat(env, &st))

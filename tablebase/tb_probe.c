@@ -114,13 +114,29 @@ static dab_status parse_meta(dabtb *tb, const meta_rec *m, int n, dab_err *err) 
   if (got != w)
     return dab_fail(err, DAB_ECORRUPT, "%s: damaged: meta checksum mismatch", path);
   uint64_t ver, rows, cols, be, canon;
-  if (!meta_u64(m, n, "format_version", &ver) || ver != DABTB_FORMAT_VERSION)
-    return dab_fail(err, DAB_EINPUT, "%s: format version %s, this dab reads version %d", path,
+  if (!meta_u64(m, n, "format_version", &ver) || ver < DABTB_FORMAT_MIN_VERSION ||
+      ver > DABTB_FORMAT_VERSION)
+    return dab_fail(err, DAB_EINPUT, "%s: format version %s, this dab reads versions %d to %d", path,
                     meta_find(m, n, "format_version") ? meta_find(m, n, "format_version") : "?",
-                    DABTB_FORMAT_VERSION);
+                    DABTB_FORMAT_MIN_VERSION, DABTB_FORMAT_VERSION);
   if (!meta_u64(m, n, "rows", &rows) || !meta_u64(m, n, "cols", &cols) || rows < 1 || cols < 1 ||
       rows > DAB_MAX_SIDE || cols > DAB_MAX_SIDE)
     return dab_fail(err, DAB_EINPUT, "%s: meta has no valid board size", path);
+  const char *table = meta_find(m, n, "table");
+  if (table && !strcmp(table, "none") && ver >= 2) {
+    /* A solved-only file: the board may lie beyond the dense index. */
+    tb->has_table = false;
+    tb->format_version = (int)ver;
+    dab_status gst = dab_geom_init(&tb->geom, (int)rows, (int)cols, err);
+    if (gst) return DAB_EINPUT;
+    if (!dab_geom_fast(&tb->geom))
+      return dab_fail(err, DAB_EINPUT, "%s: solved-only file for %dx%d (over 64 lines)", path,
+                      tb->geom.rows, tb->geom.cols);
+    return DAB_OK;
+  }
+  if (table && strcmp(table, "dense"))
+    return dab_fail(err, DAB_EINPUT, "%s: unknown table kind '%s'", path, table);
+  tb->has_table = true;
   const char *scheme = meta_find(m, n, "index");
   if (!scheme || strcmp(scheme, DABTB_INDEX_SCHEME))
     return dab_fail(err, DAB_EINPUT, "%s: unknown index scheme '%s'", path, scheme ? scheme : "");
@@ -216,9 +232,31 @@ dab_status dabtb_open(const char *path, const dabtb_opts *opts, dabtb **out, dab
   if (!tb) return dab_fail(err, DAB_ENOMEM, "out of memory");
   snprintf(tb->path, sizeof tb->path, "%s", path);
   dab_status st = DAB_OK;
+  /* A file that a solved-store writer has used has a real LMDB lock file
+  ** (PATH-lock, >= one page; a build's flock file is empty): then read
+  ** through it, so that the writer never reuses pages of this snapshot.
+  ** Else (and in read-only places) open without one, as before. */
   int rc = mdb_env_create(&tb->env);
   if (!rc) rc = mdb_env_set_maxdbs(tb->env, 4);
-  if (!rc) rc = mdb_env_open(tb->env, path, MDB_RDONLY | MDB_NOSUBDIR | MDB_NOLOCK | MDB_NOTLS, 0444);
+  if (!rc) {
+    char lock[4096 + 8];
+    struct stat lb;
+    snprintf(lock, sizeof lock, "%s-lock", path);
+    rc = -1;
+    if (stat(lock, &lb) == 0 && lb.st_size >= 4096) {
+      rc = mdb_env_open(tb->env, path, MDB_RDONLY | MDB_NOSUBDIR | MDB_NOTLS, 0444);
+      if (!rc) tb->locked = true;
+      else {
+        mdb_env_close(tb->env);
+        tb->env = NULL;
+        rc = mdb_env_create(&tb->env);
+        if (!rc) rc = mdb_env_set_maxdbs(tb->env, 4);
+        if (!rc) rc = -1;
+      }
+    }
+    if (rc == -1)
+      rc = mdb_env_open(tb->env, path, MDB_RDONLY | MDB_NOSUBDIR | MDB_NOLOCK | MDB_NOTLS, 0444);
+  }
   if (rc) {
     st = dab_fail(err, DAB_EINPUT, "%s: not a dab tablebase (LMDB: %s)", path, mdb_strerror(rc));
     goto fail;
@@ -227,6 +265,10 @@ dab_status dabtb_open(const char *path, const dabtb_opts *opts, dabtb **out, dab
     MDB_envinfo info;
     MDB_stat est;
     mdb_env_info(tb->env, &info);
+    /* A writer may have grown the file since the stat above: its pages
+    ** are written before the meta that points to them, so size it now. */
+    int fd;
+    if (mdb_env_get_fd(tb->env, &fd) == 0) fstat(fd, &sb);
     mdb_env_stat(tb->env, &est);
     uint64_t need = ((uint64_t)info.me_last_pgno + 1) * est.ms_psize;
     if (need > (uint64_t)sb.st_size) {
@@ -235,11 +277,17 @@ dab_status dabtb_open(const char *path, const dabtb_opts *opts, dabtb **out, dab
       goto fail;
     }
   }
+  /* The snapshot first (it reads only the meta pages): with the lock
+  ** file, it also keeps a writer from reusing the pages walked below. */
+  rc = mdb_txn_begin(tb->env, NULL, MDB_RDONLY, &tb->txn);
+  if (rc) {
+    st = dab_fail(err, DAB_EINPUT, "%s: not a dab tablebase (%s)", path, mdb_strerror(rc));
+    goto fail;
+  }
   /* LMDB trusts its pages: check them before it reads any. */
   st = dabtb_lmdb_structure(tb->env, (uint64_t)sb.st_size, path, err);
   if (st) goto fail;
-  rc = mdb_txn_begin(tb->env, NULL, MDB_RDONLY, &tb->txn);
-  if (!rc) rc = mdb_dbi_open(tb->txn, "meta", 0, &tb->dbi_meta);
+  rc = mdb_dbi_open(tb->txn, "meta", 0, &tb->dbi_meta);
   if (!rc) rc = mdb_dbi_open(tb->txn, "blocks", 0, &tb->dbi_blocks);
   if (!rc) rc = mdb_dbi_open(tb->txn, "solved", 0, &tb->dbi_solved);
   if (rc) {
@@ -257,11 +305,11 @@ dab_status dabtb_open(const char *path, const dabtb_opts *opts, dabtb **out, dab
     }
     st = read_meta(tb, m, &n, err);
     if (!st) st = parse_meta(tb, m, n, err);
-    if (!st) {
+    if (!st && tb->has_table) {
       st = dab_tbidx_init(&tb->idx, &tb->geom, err);
       if (st == DAB_EBOARD) st = DAB_EINPUT;
     }
-    if (!st) st = check_layers(tb, m, n, err);
+    if (!st && tb->has_table) st = check_layers(tb, m, n, err);
     free(m);
     if (st) goto fail;
   }
@@ -270,8 +318,10 @@ dab_status dabtb_open(const char *path, const dabtb_opts *opts, dabtb **out, dab
     st = DAB_ENOMEM;
     goto fail;
   }
-  st = map_blocks(tb, err);
-  if (st) goto fail;
+  if (tb->has_table) {
+    st = map_blocks(tb, err);
+    if (st) goto fail;
+  }
   {
     MDB_stat ss;
     if (mdb_stat(tb->txn, tb->dbi_solved, &ss) == 0) tb->solved = ss.ms_entries;
@@ -298,11 +348,12 @@ void dabtb_close(dabtb *tb) {
   if (tb->txn) mdb_txn_abort(tb->txn);
   if (tb->env) mdb_env_close(tb->env);
   dab_sym_free(tb->sym);
-  dab_tbidx_free(&tb->idx);
+  if (tb->has_table) dab_tbidx_free(&tb->idx);
   free(tb);
 }
 
 const dab_geom *dabtb_geom(const dabtb *tb) { return &tb->geom; }
+const char *dabtb_path(const dabtb *tb) { return tb->path; }
 
 /* ---- Blocks ------------------------------------------------------------ */
 
@@ -462,6 +513,11 @@ static dab_status value_rec_raw(const dabtb *tb, probe_memo *mo, uint64_t p, int
 }
 
 static dab_status check_pos(const dabtb *tb, uint64_t pos, dab_err *err) {
+  if (!tb->has_table)
+    return dab_fail(err, DAB_EBOARD,
+                    "%s holds only solved results of search, no table; `dab solve` reads them, "
+                    "or build the table with: dab build %dx%d",
+                    tb->path, tb->geom.rows, tb->geom.cols);
   if (pos & ~tb->geom.all_lines)
     return dab_fail(err, DAB_EINPUT, "position 0x%llx has lines beyond the %dx%d board's %d",
                     (unsigned long long)pos, tb->geom.rows, tb->geom.cols, tb->geom.nlines);
@@ -544,15 +600,17 @@ void dabtb_get_coverage(const dabtb *tb, dabtb_coverage *c) {
   c->rows = tb->geom.rows;
   c->cols = tb->geom.cols;
   c->nlines = tb->geom.nlines;
-  c->positions = 1ull << tb->geom.nlines;
+  c->positions = tb->has_table ? 1ull << tb->geom.nlines : 0;
   c->indexed = tb->idx.total;
   c->canonical = tb->canonical;
   c->solved = tb->solved;
   c->format_version = tb->format_version;
 }
 
+bool dabtb_has_table(const dabtb *tb) { return tb->has_table; }
+
 bool dabtb_covers(const dabtb *tb, int rows, int cols, uint64_t pos) {
-  return rows == tb->geom.rows && cols == tb->geom.cols && !(pos & ~tb->geom.all_lines);
+  return tb->has_table && rows == tb->geom.rows && cols == tb->geom.cols && !(pos & ~tb->geom.all_lines);
 }
 
 /* The common RxC:DBN form of tb's own board, without the general parser
@@ -607,7 +665,7 @@ dab_status dabtb_meta_each(const dabtb *tb, void (*fn)(void *ctx, const char *ke
 dab_status dabtb_check(const dabtb *tb, dab_progress_fn progress, void *progress_ctx,
                        dab_cancel_flag *cancel, dab_err *err) {
   dab_progress pr = {"check", 0, tb->nblocks, 0};
-  for (int k = 0; k <= tb->geom.nlines; k++) {
+  for (int k = 0; tb->has_table && k <= tb->geom.nlines; k++) {
     XXH3_state_t hs;
     XXH3_128bits_reset(&hs);
     for (uint32_t i = tb->layer_block0[k]; i < tb->layer_block0[k + 1]; i++) {
@@ -642,14 +700,8 @@ dab_status dabtb_check(const dabtb *tb, dab_progress_fn progress, void *progress
     if (memcmp(cs.digest, tb->layer_sum[k], 16))
       return dab_fail(err, DAB_ECORRUPT, "layer %d: layer checksum mismatch", k);
   }
-  MDB_cursor *cur;
-  if (mdb_cursor_open(tb->txn, tb->dbi_solved, &cur) == 0) {
-    MDB_val k, v;
-    int rc;
-    for (rc = mdb_cursor_get(cur, &k, &v, MDB_FIRST); rc == 0; rc = mdb_cursor_get(cur, &k, &v, MDB_NEXT))
-      if (k.mv_size != 8 || v.mv_size != 1) break;
-    mdb_cursor_close(cur);
-    if (rc != MDB_NOTFOUND) return dab_fail(err, DAB_ECORRUPT, "solved: malformed record");
-  }
-  return DAB_OK;
+  uint64_t nsolved, nshapes;
+  dab_status st = dabtb_solved_scan(&tb->geom, tb->sym, tb->format_version, tb->txn, tb->dbi_solved, cancel,
+                                    &nsolved, err);
+  return st ? st : dabtb_shapes_scan(tb->txn, cancel, &nshapes, err);
 }

@@ -103,17 +103,19 @@ typedef struct variant {
   const char *name;
   bool safe, decline, border, sle, sacorder, parity, no_tt, loony;
   dab_tt_policy policy;
+  bool graph;                   /* graph keys (from 8 free lines; "only": from 0) */
 } variant;
 
 static const variant variants[] = {
-    {"default", true, true, true, true, true, true, false, true, DAB_TT_WORK},
-    {"plain", false, false, false, false, false, false, false, false, DAB_TT_WORK},
-    {"safe-capture only", true, false, false, false, true, true, false, false, DAB_TT_WORK},
-    {"decline only", false, true, false, false, true, true, false, false, DAB_TT_ALWAYS},
-    {"border-equiv only", false, false, true, false, true, false, false, false, DAB_TT_DIRECT},
-    {"sle only", false, false, false, true, false, true, false, false, DAB_TT_WORK},
-    {"loony+chain moves only", false, false, false, false, true, true, false, true, DAB_TT_WORK},
-    {"default, no table", true, true, true, true, true, true, true, true, DAB_TT_WORK},
+    {"default", true, true, true, true, true, true, false, true, DAB_TT_WORK, true},
+    {"plain", false, false, false, false, false, false, false, false, DAB_TT_WORK, false},
+    {"safe-capture only", true, false, false, false, true, true, false, false, DAB_TT_WORK, false},
+    {"decline only", false, true, false, false, true, true, false, false, DAB_TT_ALWAYS, false},
+    {"border-equiv only", false, false, true, false, true, false, false, false, DAB_TT_DIRECT, false},
+    {"sle only", false, false, false, true, false, true, false, false, DAB_TT_WORK, false},
+    {"loony+chain moves only", false, false, false, false, true, true, false, true, DAB_TT_WORK, false},
+    {"graph keys only", false, false, false, false, false, true, false, false, DAB_TT_WORK, true},
+    {"default, no table", true, true, true, true, true, true, true, true, DAB_TT_WORK, true},
 };
 
 static void make_opts(const variant *v, dab_ab_opts *o, uint64_t hash) {
@@ -129,6 +131,8 @@ static void make_opts(const variant *v, dab_ab_opts *o, uint64_t hash) {
   o->loony_bound = v->loony;
   o->chain_moves = v->loony;
   o->tt_policy = v->policy;
+  o->graph_keys = v->graph;
+  if (!strcmp(v->name, "graph keys only")) o->graph_min_free = 0;
 }
 
 /* Every position of a board, under every variant (no-table variant on a
@@ -173,7 +177,7 @@ static void random_positions(int rows, int cols, uint64_t count) {
   }
   /* The default rules without the border equivalence, without the
   ** decline rule, and without the loony bound, on every board. */
-  for (int k = 0; k < 4; k++) {
+  for (int k = 0; k < 6; k++) {
     dab_ab_opts o;
     make_opts(&variants[0], &o, 64ull << 20);
     if (k == 0) o.border_equiv = false;
@@ -182,11 +186,14 @@ static void random_positions(int rows, int cols, uint64_t count) {
       o.decline_rule = false;
     }
     else if (k == 2) o.loony_bound = false;
-    else o.chain_moves = false;
+    else if (k == 3) o.chain_moves = false;
+    else if (k == 4) o.graph_keys = false;
+    else o.etc = true, o.etc_min_free = 0;
     dab_ab *ab = solver(&g, &o);
     if (!ab) continue;
     static const char *const names[] = {"default, no border-equiv", "default, no decline rule",
-                                       "default, no loony bound", "default, no chain moves"};
+                                       "default, no loony bound", "default, no chain moves",
+                                       "default, symmetric keys only", "default, with ETC"};
     compare(names[k], ab, r, count / 10);
     dab_ab_free(ab);
   }
@@ -268,6 +275,37 @@ static void known_values(void) {
 /* Random-position counts scale with DAB_AB_TEST_SCALE (default 1: about a
 ** minute on a quiet 2-core machine; bench/ab_exact.sh runs larger scales:
 ** scale 10 covers 10^6 positions of 3x3, 5*10^5 of 2x5, 2*10^4 of 3x4). */
+/* Fail-soft null-window tests: each result is a true bound of the table's
+** value, on the side the test says. */
+static void failsoft_tests(int rows, int cols, int count) {
+  dab_geom g;
+  dab_geom_init(&g, rows, cols, NULL);
+  dab_retro *r = table(&g);
+  if (!r) return;
+  dab_ab_opts o;
+  dab_ab_default_opts(&o);
+  o.hash_bytes = 16ull << 20;
+  dab_ab *ab = solver(&g, &o);
+  int bad = 0, decided_more = 0;
+  for (int i = 0; ab && i < count; i++) {
+    uint64_t p = random_position(&g, i % 3);
+    int n = dab_ab_open_boxes(&g, p), v = r->value[p];
+    int b = -n + (int)(rnd() % (uint64_t)(2 * n + 1));
+    int fs;
+    dab_err err;
+    if (dab_ab_test_failsoft(ab, p, b, &fs, &err)) {
+      bad++;
+      continue;
+    }
+    if (fs >= b ? v < fs : v > fs) bad++;
+    if (fs != b && fs != b - 1) decided_more++;
+  }
+  TH_CHECK(bad == 0, "%dx%d: %d fail-soft results that are not bounds", rows, cols, bad);
+  TH_CHECK(decided_more > 0, "%dx%d: no fail-soft result went past its bound", rows, cols);
+  dab_ab_free(ab);
+  dab_retro_free(r);
+}
+
 int main(void) {
   setvbuf(stdout, NULL, _IOLBF, 0);
   san = getenv("DAB_TEST_SAN") && atoi(getenv("DAB_TEST_SAN"));
@@ -277,6 +315,7 @@ int main(void) {
   if (!san) exhaustive(1, 6);
   random_positions(3, 3, (uint64_t)(100000 * scale));
   analysis_matches(3, 3);
+  failsoft_tests(3, 3, san ? 200 : 5000);
   if (!san) {
     random_positions(2, 5, (uint64_t)(50000 * scale));
     random_positions(3, 4, (uint64_t)(2000 * scale));

@@ -44,7 +44,7 @@ check "text output has pv and nodes" grep -q "^pv " <<<"$out"
 check "text output has search line" grep -q "^search: .* nodes" <<<"$out"
 
 # --value-only
-run solve 3x4@18 --search --value-only --json --hash 64M
+run solve 3x4@18 --search --value-only --json --hash 64M --no-store
 check "3x4@18 value-only: 0 for the player after the tie move" py '
 import json,sys; d=json.loads(sys.argv[1]); sys.exit(0 if d["value"]==0 and d["moves"]==[] else 1)' "$out"
 

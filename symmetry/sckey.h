@@ -1,0 +1,90 @@
+/*
+** sckey.h: canonical keys of positions as Strings-and-Coins graphs, so
+** that positions with isomorphic graphs (not only board symmetries) share
+** one transposition-table entry.
+** See Copyright Notice in README.md
+*/
+#ifndef DAB_SCKEY_H
+#define DAB_SCKEY_H
+
+#include <stdint.h>
+#include "board.h"
+
+/*
+** The value of a position depends only on its Strings-and-Coins graph:
+** the open boxes (coins), the undrawn lines between two of them (strings)
+** and the undrawn edge lines (strings to the ground).  Completed boxes
+** and the board's shape do not matter.  So two positions whose graphs are
+** isomorphic (a bijection of the coins keeping strings and ground strings)
+** have the same value, even when no board symmetry maps one to the other:
+** a chain bent round a corner and a straight one, a region that could be
+** mirrored on its own, ...
+**
+** The key is computed by colour refinement (each coin's colour is hashed
+** with the multiset of its neighbours' colours until the partition is
+** stable) and, where colours tie, by individualising each coin of the
+** first tied cell in turn and keeping the least encoding (the textbook
+** individualisation-refinement scheme, without automorphism pruning).
+**
+**   encoding of a labelled graph, coins in canonical order 0..n-1, two
+**   coins per 64-bit word:
+**   +----------+----------------+-----------------------------------+
+**   | bits     | 31..29: zero   | 28..26: ground strings | 25..0:   |
+**   |          |                | (0..4)                 | neighbour|
+**   |          |                |                        | set      |
+**   +----------+----------------+-----------------------------------+
+**   neighbour set: bit j set when the coin has a string to coin j (two
+**   boxes share at most one line, so a set is exact).
+**
+** CORRECTNESS DOES NOT DEPEND ON CANONICITY: equal encodings describe the
+** same graph up to isomorphism, whatever labelling produced them.  When a
+** very symmetric graph would need more than DAB_SCKEY_MAX_LEAVES leaves,
+** the least encoding found so far is used: a position may then miss a
+** transposition, never get a wrong one.  The encoding is hashed to 128
+** bits; the table keeps the first 64 and 22 bits of the second half (a
+** false hit needs a 2^-86 collision).
+*/
+
+#define DAB_SCKEY_MAX_COINS 32
+#define DAB_SCKEY_MAX_LEAVES 24
+#define DAB_SCKEY_GROUND 31
+/* Seeds the hash: change it whenever the encoding changes, so keys stored
+** on disk (tablebase shapes) by another version can never match. */
+#define DAB_SCKEY_VERSION 1
+
+/* R x C boxes have 2RC + R + C lines; the fewest for 26 or more boxes is
+** 66 (3x9), so every fast-path board has at most 25 coins and a
+** neighbour set fits 26 bits. */
+_Static_assert(DAB_FAST_MAX_LINES < 66, "fast-path boards have at most 25 boxes");
+
+typedef struct dab_sckey {
+  uint64_t key;                        /* first half of the hash: the table key */
+  uint64_t check;                      /* second half: verification bits */
+  int ncoins;
+  int truncated;                       /* 1 when the leaf cap cut the search:
+                                          the key may then not be canonical */
+  uint8_t box_of[DAB_SCKEY_MAX_COINS]; /* canonical coin index -> box number */
+  int8_t index_of[64];                 /* box number -> canonical index (-1: complete) */
+} dab_sckey;
+
+/*
+** Canonical graph key of position p on board g (fast path).
+** RETURN: nothing; *out is filled.  ncoins == 0 for a finished game.
+** NOTES: pure function of (g, p), no state: thread-safe.
+*/
+void dab_sckey64(const dab_geom *g, uint64_t p, dab_sckey *out);
+
+/*
+** A move (undrawn line m of p) as a canonical edge: a * 32 + b, where a
+** and b are the canonical indices of its coins (b = DAB_SCKEY_GROUND for
+** an edge line), a <= b.  RETURN: the code (< 1024).
+*/
+int dab_sckey_edge(const dab_geom *g, const dab_sckey *k, int m);
+
+/*
+** The undrawn line of p that is canonical edge `code` under key k.
+** RETURN: the line, or -1 when none is undrawn (a stale or foreign code).
+*/
+int dab_sckey_line(const dab_geom *g, const dab_sckey *k, uint64_t p, int code);
+
+#endif
