@@ -54,7 +54,9 @@
 ** position and whether the search proved or refuted it.  Each implies a
 ** bound on the value: proved GE b -> value >= b; refuted GE b ->
 ** value <= b-2 (parity); proved LE b -> value <= b; refuted LE b ->
-** value >= b+2.  The proof keeps, per key, the interval of every bound
+** value >= b+2.  A search's fail-soft result may prove a stronger bound
+** of the same direction (refuted GE +2 with fail-soft -4: value <= -4);
+** the record then carries that one.  The proof keeps, per key, the interval of every bound
 ** recorded, and a node is decided when that interval decides its claim.
 ** The text format of a record line (docs/proofs.md):
 **
@@ -91,6 +93,10 @@ typedef struct dab_proof_rec {
   uint64_t pos;         /* canonical key */
   int dir, bound;       /* the claim searched */
   bool proved;          /* true: the claim holds; false: refuted */
+  bool has_fs;          /* fs_lower/fs_value hold a fail-soft bound at least
+                           as strong as the one proved/refuted implies */
+  bool fs_lower;        /* value >= fs_value (else value <= fs_value) */
+  int fs_value;
   uint64_t nodes;
   double seconds;       /* wall time of the search */
   int threads;
@@ -168,9 +174,10 @@ dab_status dab_proof_open_at(dab_proof *pf, int depth, dab_proof_claim *out, siz
 
 /*
 ** Searches one claim with ab (a solver for the same board) by one
-** null-window test: GE b is value >= b, LE b is NOT value >= b+1.
-** PARAMETERS: out receives the record (date and host filled in; threads
-** from ab's options).
+** null-window test (dab_ab_test_failsoft): GE b is value >= b, LE b is
+** NOT value >= b+1.
+** PARAMETERS: out receives the record with its fail-soft bound (date and
+** host filled in; threads from ab's options).
 ** RETURN: as dab_ab_test (DAB_ECANCELED: abandoned, *out untouched).
 ** NOTES: resets ab's statistics counters.
 */
@@ -187,8 +194,9 @@ char *dab_proof_format_rec(const dab_proof *pf, const dab_proof_rec *r, char *bu
 ** Parses one record line (as dab_proof_format_rec writes it; key=value
 ** fields in any order, unknown keys ignored).
 ** RETURN: DAB_OK, or DAB_EINPUT with a message saying what is wrong (other
-** board, bad position, claim, result, or a BOUND that does not follow
-** from claim and result).
+** board, bad position, claim, result, or a BOUND that is not implied by
+** claim and result nor stronger in the same direction, or outside the
+** box count).
 */
 dab_status dab_proof_parse_rec(const dab_proof *pf, const char *line, dab_proof_rec *r, dab_err *err);
 

@@ -55,6 +55,7 @@ static dab_proof *new_proof(int rows, int cols, int depth, bool ge, int geb, boo
 static bool rec_true(const dab_retro *r, const dab_proof_rec *rec) {
   int v = dab_retro_value(r, rec->pos);
   bool holds = rec->dir == DAB_PROOF_GE ? v >= rec->bound : v <= rec->bound;
+  if (rec->has_fs && !(rec->fs_lower ? v >= rec->fs_value : v <= rec->fs_value)) return false;
   return holds == rec->proved;
 }
 
@@ -91,6 +92,7 @@ static int run_proof(dab_proof *pf, dab_ab *ab, const dab_retro *truth, int max_
       rec.proved = open[0].dir == DAB_PROOF_GE ? v >= open[0].bound : v <= open[0].bound;
     }
     if (truth && ab) TH_CHECK(rec_true(truth, &rec), "a solved record disagrees with the table");
+    if (ab) TH_CHECK(rec.has_fs, "a search record without its fail-soft bound");
     if (dir) {
       char line[512], path[512];
       TH_CHECK(dab_proof_format_rec(pf, &rec, line, sizeof line) != NULL, "format");
@@ -374,6 +376,18 @@ static void check_text(void) {
   char *p = strstr(bad, "<=-3");
   if (p) p[3] = '1'; /* a bound that does not follow */
   TH_CHECK(dab_proof_parse_rec(pf, bad, &b, &err) == DAB_EINPUT, "inconsistent bound accepted");
+  /* a stronger bound of the same direction is a fail-soft result */
+  if (p) p[3] = '5';
+  TH_CHECK(dab_proof_parse_rec(pf, bad, &b, &err) == DAB_OK && b.has_fs && !b.fs_lower && b.fs_value == -5,
+           "fail-soft bound: %s", err.msg);
+  char again[512];
+  TH_CHECK(dab_proof_format_rec(pf, &b, again, sizeof again) && strstr(again, " refuted <=-5 "), "fs format: %s", again);
+  if (p) p[0] = '>', p[1] = '=';
+  TH_CHECK(dab_proof_parse_rec(pf, bad, &b, &err) == DAB_EINPUT, "bound of the wrong direction accepted");
+  if (p) p[0] = '<', p[1] = '=', p[2] = '-', p[3] = '9';
+  TH_CHECK(dab_proof_parse_rec(pf, bad, &b, &err) == DAB_OK, "bound -9 on 9 boxes refused");
+  snprintf(bad, sizeof bad, "3x3:000000000000100000000000 >=-1 refuted <=-11 nodes=1");
+  TH_CHECK(dab_proof_parse_rec(pf, bad, &b, &err) == DAB_EINPUT, "bound beyond the box count accepted");
   TH_CHECK(dab_proof_parse_rec(pf, "3x4:0000000000000000000000000000000 >=+0 proved >=+0", &b, &err) == DAB_EINPUT,
            "other board accepted");
   TH_CHECK(dab_proof_parse_rec(pf, "3x3:000000000000000000000000 =+0 proved >=+0", &b, &err) == DAB_EINPUT,
