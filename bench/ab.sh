@@ -27,6 +27,8 @@ flags() {
     no-graph) echo "--no-graph" ;;
     graph0) echo "--graph 0" ;;
     etc) echo "--etc 0" ;;
+    no-rotate) echo "--no-rotate" ;;
+    no-abdada) echo "--no-abdada" ;;
     plain) echo "--plain" ;;
     always) echo "--policy always" ;;
     direct) echo "--policy direct" ;;

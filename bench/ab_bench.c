@@ -50,6 +50,8 @@ int main(int argc, char **argv) {
     else if (!strcmp(a, "--analyze")) analyze = true;
     else if (!strcmp(a, "--graph") && i + 1 < argc) o.graph_keys = true, o.graph_min_free = atoi(argv[++i]);
     else if (!strcmp(a, "--no-graph")) o.graph_keys = false;
+    else if (!strcmp(a, "--no-abdada")) o.abdada = false;
+    else if (!strcmp(a, "--no-rotate")) o.smp_rotate = false;
     else if (!strcmp(a, "--ttmin") && i + 1 < argc) o.tt_min_free = atoi(argv[++i]);
     else if (!strcmp(a, "--etc") && i + 1 < argc) o.etc = true, o.etc_min_free = atoi(argv[++i]);
     else if (!strcmp(a, "--hash") && i + 1 < argc) o.hash_bytes = strtoull(argv[++i], NULL, 10) << 20;
@@ -85,9 +87,9 @@ int main(int argc, char **argv) {
   dab_ab_stats s;
   dab_ab_get_stats(ab, &s);
   if (st) printf("stopped: %s\n", err.msg);
-  printf("%s value %+d nodes %llu tests %llu tt_probes %llu tt_hits %llu sle %llu loony %llu seconds %.3f knps %.0f\n",
+  printf("%s value %+d nodes %llu tests %llu tt_probes %llu tt_hits %llu sle %llu loony %llu deferred %llu seconds %.3f knps %.0f\n",
          argv[1], v, (unsigned long long)s.nodes, (unsigned long long)s.tests,
-         (unsigned long long)s.tt_probes, (unsigned long long)s.tt_hits, (unsigned long long)s.sle_leaves, (unsigned long long)s.loony_skips,
+         (unsigned long long)s.tt_probes, (unsigned long long)s.tt_hits, (unsigned long long)s.sle_leaves, (unsigned long long)s.loony_skips, (unsigned long long)s.deferrals,
          s.seconds, s.seconds > 0 ? (double)s.nodes / s.seconds / 1000 : 0);
   dab_ab_free(ab);
   return st ? 1 : 0;

@@ -6,6 +6,7 @@
 */
 #include <stdlib.h>
 #include <string.h>
+#include "sysmem.h"
 #include "cli/cliutil.h"
 #include "cli/commands.h"
 #include "cli/solveproof.h"
@@ -27,7 +28,8 @@ static const char usage[] =
     "  --value-only   prove the value of POS only (skip the value of every move)\n"
     "  --search       search even when the oracle covers the board\n"
     "  --retro        solve every position below POS by retrograde (<= 32 undrawn lines)\n"
-    "  --hash SIZE    transposition table size, e.g. 512M, 4G (default 2G)\n"
+    "  --hash SIZE    transposition table size, e.g. 512M, 4G (default: by board,\n"
+    "                 16M at 24 lines doubling per line, at most 8G or half the memory)\n"
     "  --threads N    search / build threads (default: all cores)\n"
     "  --no-border    do not use the border-line equivalence\n"
     "  --no-decline   try every move when a capture hands over a box\n"
@@ -70,6 +72,18 @@ static uint64_t parse_size(const char *s) {
   return b < 64 || b > 1e13 ? 0 : (uint64_t)b;
 }
 
+/* The table when --hash is not given: 16 MiB at 24 lines, doubling per
+** line (a search stores about one entry per 10-20 nodes, and the nodes
+** grow 1.6-1.9x per line), at most 8 GiB or half the available memory. */
+static uint64_t default_hash(const dab_geom *g) {
+  int extra = g->nlines > 24 ? g->nlines - 24 : 0;
+  uint64_t bytes = extra >= 10 ? 8ull << 30 : (16ull << 20) << extra;
+  if (bytes > 8ull << 30) bytes = 8ull << 30;
+  uint64_t avail = dab_mem_available();
+  if (avail && bytes > avail / 2) bytes = avail / 2;
+  return bytes < (16ull << 20) ? 16ull << 20 : bytes;
+}
+
 /* One solver and one oracle per board, reused across stdin lines (keeps
 ** the table warm, builds the oracle once). */
 static dab_ab *solver;
@@ -84,7 +98,7 @@ static dab_ab *get_solver(const dab_geom *g, const solve_cfg *c, dab_err *err, d
   }
   dab_ab_opts o;
   dab_ab_default_opts(&o);
-  o.hash_bytes = c->hash;
+  o.hash_bytes = c->hash ? c->hash : default_hash(g);
   o.threads = c->threads ? c->threads : cli_cores();
   o.border_equiv = c->border;
   o.decline_rule = c->decline;
@@ -250,7 +264,7 @@ int dab_cmd_solve(int argc, char **argv) {
     if (!strcmp(argv[i], "--proof")) return dab_solve_proof(argc, argv); /* docs/proofs.md */
   if (cli_help_requested(argc, argv, usage)) return CLI_OK;
   const char *text = NULL;
-  solve_cfg c = {.hash = 2ull << 30, .border = true, .decline = true, .sle = true, .graph = true};
+  solve_cfg c = {.hash = 0, .border = true, .decline = true, .sle = true, .graph = true};
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
     if (!strcmp(a, "--json")) c.json = true;

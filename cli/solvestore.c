@@ -449,13 +449,7 @@ dab_status solvestore_analyze(dab_ab *ab, uint64_t root, int v, dab_analysis *a,
     a->move[a->nmoves] = (int16_t)m;
     a->move_value[a->nmoves++] = (int16_t)(k ? k + cv : -cv);
   }
-  a->value = 0;
-  if (a->nmoves) {
-    a->value = a->move_value[0];
-    for (int i = 1; i < a->nmoves; i++)
-      if (a->move_value[i] > a->value) a->value = a->move_value[i];
-  }
-  dab_analysis_pick_best(a);
+  dab_analysis_from_moves(a);
   return DAB_OK;
 }
 

@@ -15,13 +15,18 @@
 #include "theorems/sle.h"
 
 #define NEG_INF (-1000)
+#define DEFERRED 3000            /* a child another thread is expanding (ABDADA) */
+#define BUSY_BITS 16
+#define BUSY_MIN_FREE 8        /* only nodes this big are announced as busy */
 #define DAB_AB_MAX_THREADS 64
 
-/* Graph-key cache (see position_key). */
-#define KEYCACHE_BITS 20
+/* Graph-key cache (see position_key): one for all threads, lock-free.
+** An entry holds tag = p ^ key ^ check, so a torn entry (words from two
+** stores) fails the tag test and reads as a miss. */
+#define KEYCACHE_BITS 21
 
 typedef struct keycache_entry {
-  uint64_t p, key, check;
+  uint64_t tag, key, check;
 } keycache_entry;
 
 struct dab_ab {
@@ -39,16 +44,17 @@ struct dab_ab {
   char what[96];
   pthread_mutex_t progress_lock;
   dab_ab_stats st;
-  struct keycache_entry *keycache[DAB_AB_MAX_THREADS]; /* per worker, kept across tests */
+  struct keycache_entry *keycache; /* shared by the workers, kept across tests */
+  uint64_t *busy;             /* keys of nodes being expanded (threads > 1, abdada) */
 };
 
 typedef struct ab_worker {
   dab_ab *ab;
   int id;
   int stop;
-  uint64_t nodes, probes, hits, cuts, sle, loony, etc_cuts, etc_dups;
+  uint64_t nodes, probes, hits, cuts, sle, loony, etc_cuts, etc_dups, deferrals;
   uint64_t node_base;         /* ab->st.nodes at the start of the test */
-  struct keycache_entry *keycache; /* this worker's graph-key cache, or NULL */
+  struct keycache_entry *keycache; /* the solver's graph-key cache, or NULL */
   /* The test this worker runs. */
   uint64_t root;
   int nrem, alpha, beta, result;
@@ -75,6 +81,8 @@ void dab_ab_default_opts(dab_ab_opts *o) {
   o->chain_moves = true;
   o->graph_keys = true;
   o->graph_min_free = 8;
+  o->abdada = true;
+  o->smp_rotate = true;
   o->etc = false;
   o->etc_min_free = 0;
 }
@@ -83,8 +91,7 @@ uint64_t dab_ab_memory(const dab_ab_opts *o) {
   uint64_t tt = o->no_tt ? 64 : o->hash_bytes ? o->hash_bytes : 1ull << 30;
   uint64_t bucket = 64, n = 1;
   while (n * 2 * bucket <= tt) n *= 2; /* dab_tt_init's rounding */
-  int threads = o->threads < 1 ? 1 : o->threads > DAB_AB_MAX_THREADS ? DAB_AB_MAX_THREADS : o->threads;
-  uint64_t caches = o->graph_keys && !o->no_tt ? (uint64_t)threads * (sizeof(keycache_entry) << KEYCACHE_BITS) : 0;
+  uint64_t caches = o->graph_keys && !o->no_tt ? sizeof(keycache_entry) << KEYCACHE_BITS : 0;
   return n * bucket + caches;
 }
 
@@ -161,15 +168,20 @@ dab_ab *dab_ab_new(const dab_geom *g, const dab_ab_opts *opts, dab_status *st, d
   for (int i = 0; i < ab->sym->ngroups; i++)
     for (uint64_t m = ab->sym->group[i]; m; m &= m - 1) ab->group_of[__builtin_ctzll(m)] = ab->sym->group[i];
   pthread_mutex_init(&ab->progress_lock, NULL);
+  if (ab->o.threads > 1 && ab->o.abdada && !ab->o.no_tt) {
+    ab->busy = calloc((size_t)1 << BUSY_BITS, sizeof *ab->busy);
+    if (!ab->busy) {
+      dab_ab_free(ab);
+      *st = dab_fail(err, DAB_ENOMEM, "out of memory for the busy table");
+      return NULL;
+    }
+  }
   if (ab->o.graph_keys && !ab->o.no_tt) {
-    int nt = ab->o.threads < DAB_AB_MAX_THREADS ? ab->o.threads : DAB_AB_MAX_THREADS;
-    for (int i = 0; i < nt; i++) {
-      ab->keycache[i] = calloc((size_t)1 << KEYCACHE_BITS, sizeof(keycache_entry));
-      if (!ab->keycache[i]) {
-        dab_ab_free(ab);
-        *st = dab_fail(err, DAB_ENOMEM, "out of memory for the graph-key caches");
-        return NULL;
-      }
+    ab->keycache = calloc((size_t)1 << KEYCACHE_BITS, sizeof(keycache_entry));
+    if (!ab->keycache) {
+      dab_ab_free(ab);
+      *st = dab_fail(err, DAB_ENOMEM, "out of memory for the graph-key cache");
+      return NULL;
     }
   }
   *st = DAB_OK;
@@ -180,7 +192,8 @@ void dab_ab_free(dab_ab *ab) {
   if (!ab) return;
   dab_tt_free(&ab->tt);
   dab_sym_free(ab->sym);
-  for (int i = 0; i < DAB_AB_MAX_THREADS; i++) free(ab->keycache[i]);
+  free(ab->keycache);
+  free(ab->busy);
   pthread_mutex_destroy(&ab->progress_lock);
   free(ab);
 }
@@ -323,16 +336,23 @@ static inline void position_key(const dab_ab *ab, keycache_entry *cache, uint64_
     ** often but costs more than it saves (measured: 3-18% slower). A
     ** zeroed entry has check 0, never a graph key's. */
     keycache_entry *e = cache ? &cache[(p * 0x9e3779b97f4a7c15ull) >> (64 - KEYCACHE_BITS)] : NULL;
-    if (e && e->p == p && e->check) {
-      k->key = e->key;
-      k->check = (uint32_t)e->check;
-      return;
+    if (e) {
+      uint64_t key = __atomic_load_n(&e->key, __ATOMIC_RELAXED), check = __atomic_load_n(&e->check, __ATOMIC_RELAXED);
+      if (check && (__atomic_load_n(&e->tag, __ATOMIC_RELAXED) ^ key ^ check) == p) {
+        k->key = key;
+        k->check = (uint32_t)check;
+        return;
+      }
     }
     dab_sckey64(&ab->g, p, &k->sk);
     k->labelled = true;
     k->key = k->sk.key;
     k->check = ((uint32_t)k->sk.check & (DAB_TT_CHECK_HASHED - 1)) | DAB_TT_CHECK_HASHED;
-    if (e) e->p = p, e->key = k->key, e->check = k->check;
+    if (e) {
+      __atomic_store_n(&e->key, k->key, __ATOMIC_RELAXED);
+      __atomic_store_n(&e->check, (uint64_t)k->check, __ATOMIC_RELAXED);
+      __atomic_store_n(&e->tag, p ^ k->key ^ k->check, __ATOMIC_RELAXED);
+    }
   } else {
     k->key = dab_sym_canon64(ab->sym, p, ab->o.border_equiv, &k->tr);
     k->check = 0;
@@ -368,7 +388,7 @@ static inline int code_move(const dab_ab *ab, uint64_t p, pos_key *k, int code) 
   return m;
 }
 
-static int search(ab_worker *w, uint64_t p, int nrem, int alpha, int beta, int ply) {
+static int search(ab_worker *w, uint64_t p, int nrem, int alpha, int beta, int ply, bool excl) {
   dab_ab *ab = w->ab;
   const dab_geom *g = &ab->g;
   w->nodes++;
@@ -389,7 +409,7 @@ static int search(ab_worker *w, uint64_t p, int nrem, int alpha, int beta, int p
       if (os != 2) {
         if (ab->o.safe_capture) {
           int k = os == 3 ? 2 : 1;
-          return k + search(w, p | 1ull << l, nrem - k, alpha - k, beta - k, ply + 1);
+          return k + search(w, p | 1ull << l, nrem - k, alpha - k, beta - k, ply + 1, false);
         }
       } else if (db < 0) {
         db = b, dline = l, dother = o;
@@ -404,7 +424,7 @@ static int search(ab_worker *w, uint64_t p, int nrem, int alpha, int beta, int p
         int l = __builtin_ctzll(g->box_mask[b] & ~p);
         int a = alpha > best ? alpha : best;
         int k = dab64_completes(g, p, l); /* 2 only when safe_capture is off */
-        int v = k + search(w, p | 1ull << l, nrem - k, a - k, beta - k, ply + 1);
+        int v = k + search(w, p | 1ull << l, nrem - k, a - k, beta - k, ply + 1, false);
         if (w->stop) return 0;
         if (v > best) {
           best = v;
@@ -415,8 +435,8 @@ static int search(ab_worker *w, uint64_t p, int nrem, int alpha, int beta, int p
       int d = __builtin_ctzll(dbit);
       int k = dab64_completes(g, p, d);
       int a2 = alpha > best ? alpha : best;
-      int v2 = k ? k + search(w, p | dbit, nrem - k, a2 - k, beta - k, ply + 1)
-                 : -search(w, p | dbit, nrem, -beta, -a2, ply + 1);
+      int v2 = k ? k + search(w, p | dbit, nrem - k, a2 - k, beta - k, ply + 1, false)
+                 : -search(w, p | dbit, nrem, -beta, -a2, ply + 1, false);
       if (w->stop) return 0;
       return v2 > best ? v2 : best;
     }
@@ -558,7 +578,7 @@ static int search(ab_worker *w, uint64_t p, int nrem, int alpha, int beta, int p
     n = keep;
   }
   /* Lazy SMP: helpers vary the order near the root so threads diverge. */
-  if (w->id > 0 && ply < 4 && n > 2) {
+  if (ab->o.smp_rotate && w->id > 0 && ply < 4 && n > 2) {
     int first = ttmove >= 0 ? 1 : 0, span = n - first;
     int rot = (w->id * 7 + ply) % span;
     int16_t tmp[64];
@@ -566,12 +586,24 @@ static int search(ab_worker *w, uint64_t p, int nrem, int alpha, int beta, int p
     memcpy(mv + first, tmp, (size_t)span * sizeof mv[0]);
   }
 
+  /* ABDADA: a big node another thread is expanding is put off when a
+  ** sibling may still decide the parent (excl); the node announces itself
+  ** while it expands, and its parent searches the deferred moves last. */
+  uint64_t *busy = NULL;
+  if (ab->busy && use_tt && __builtin_popcountll(freel) >= BUSY_MIN_FREE) {
+    busy = &ab->busy[pk.key & ((1u << BUSY_BITS) - 1)];
+    if (excl && __atomic_load_n(busy, __ATOMIC_RELAXED) == pk.key) return DEFERRED;
+    __atomic_store_n(busy, pk.key, __ATOMIC_RELAXED);
+  }
   int alpha0 = alpha, best = NEG_INF, bestm = -1, skipped = NEG_INF;
   uint64_t nodes0 = w->nodes;
-  for (int i = 0; i < n; i++) {
-    int m = mv[i];
+  int16_t deferred[64];
+  int ndeferred = 0;
+  for (int i = 0; i < n + ndeferred; i++) {
+    const bool first_pass = i < n;
+    int m = first_pass ? mv[i] : deferred[i - n];
     int a = alpha > best ? alpha : best;
-    if (ab->o.loony_bound && !three && i >= n - nsac1 - nsac2 &&
+    if (ab->o.loony_bound && !three && first_pass && i >= n - nsac1 - nsac2 &&
         !((g->line_box[m][0] >= 0 && (not_isolated >> g->line_box[m][0] & 1)) ||
           (g->line_box[m][1] >= 0 && (not_isolated >> g->line_box[m][1] & 1)))) {
       int u = loony_upper(g, p, m);
@@ -582,15 +614,29 @@ static int search(ab_worker *w, uint64_t p, int nrem, int alpha, int beta, int p
       }
     }
     int k = three ? dab64_completes(g, p, m) : 0;
-    int v = k ? k + search(w, p | 1ull << m, nrem - k, a - k, beta - k, ply + 1)
-              : -search(w, p | 1ull << m, nrem, -beta, -a, ply + 1);
-    if (w->stop) return 0;
+    int v;
+    if (k) v = k + search(w, p | 1ull << m, nrem - k, a - k, beta - k, ply + 1, false);
+    else {
+      bool child_excl = ab->busy && first_pass && i > 0;
+      int r = search(w, p | 1ull << m, nrem, -beta, -a, ply + 1, child_excl);
+      if (child_excl && r == DEFERRED) {
+        deferred[ndeferred++] = (int16_t)m;
+        w->deferrals++;
+        continue;
+      }
+      v = -r;
+    }
+    if (w->stop) {
+      if (busy && __atomic_load_n(busy, __ATOMIC_RELAXED) == pk.key) __atomic_store_n(busy, 0, __ATOMIC_RELAXED);
+      return 0;
+    }
     if (v > best) {
       best = v;
       bestm = m;
       if (v >= beta) break;
     }
   }
+  if (busy && __atomic_load_n(busy, __ATOMIC_RELAXED) == pk.key) __atomic_store_n(busy, 0, __ATOMIC_RELAXED);
   /* A skipped move's bound is at most the window's alpha then, so it can
   ** only matter as a fail-low upper bound (see loony_upper). */
   if (skipped > best) best = skipped, bestm = -1;
@@ -610,7 +656,7 @@ static int search(ab_worker *w, uint64_t p, int nrem, int alpha, int beta, int p
 
 static void *worker_main(void *arg) {
   ab_worker *w = arg;
-  w->result = search(w, w->root, w->nrem, w->alpha, w->beta, 0);
+  w->result = search(w, w->root, w->nrem, w->alpha, w->beta, 0, false);
   if (!w->stop) {
     /* First to finish wins; the others stop. */
     dab_ab *ab = w->ab;
@@ -636,7 +682,7 @@ static dab_status run_test(dab_ab *ab, uint64_t p, int nrem, int beta, int *resu
     ws[i].ab = ab;
     ws[i].id = i;
     ws[i].node_base = ab->st.nodes;
-    ws[i].keycache = ab->keycache[i];
+    ws[i].keycache = ab->keycache;
     ws[i].root = p;
     ws[i].nrem = nrem;
     ws[i].alpha = beta - 1;
@@ -662,6 +708,7 @@ static dab_status run_test(dab_ab *ab, uint64_t p, int nrem, int beta, int *resu
     ab->st.tt_cuts += ws[i].cuts;
     ab->st.sle_leaves += ws[i].sle;
     ab->st.loony_skips += ws[i].loony;
+    ab->st.deferrals += ws[i].deferrals;
     if (winner < 0 && !ws[i].stop) winner = i;
   }
   ab->st.tests++;
@@ -793,13 +840,7 @@ dab_status dab_ab_analyze(dab_ab *ab, uint64_t p, dab_analysis *a, dab_err *err)
     a->move_value[a->nmoves] = (int16_t)v;
     a->nmoves++;
   }
-  a->value = 0;
-  if (a->nmoves) {
-    a->value = a->move_value[0];
-    for (int i = 1; i < a->nmoves; i++)
-      if (a->move_value[i] > a->value) a->value = a->move_value[i];
-  }
-  dab_analysis_pick_best(a);
+  dab_analysis_from_moves(a);
   return DAB_OK;
 }
 

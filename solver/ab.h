@@ -77,6 +77,8 @@ typedef struct dab_ab_opts {
   int etc_min_free;             /* ... at nodes with at least this many free lines */
   bool graph_keys;              /* Strings-and-Coins graph keys (symmetry/sckey.h) */
   int graph_min_free;           /* ... for positions with at least this many free lines */
+  bool abdada;                  /* threads defer big nodes another thread is expanding */
+  bool smp_rotate;              /* helper threads rotate their move order near the root */
   int tt_min_free;              /* no table below this many free lines (0: always; measured
                                    no clear gain, docs/solver.md) */
   uint64_t mem_limit;           /* refuse plans above this; 0 = MemAvailable */
@@ -98,6 +100,7 @@ typedef struct dab_ab_stats {
   uint64_t tt_probes, tt_hits, tt_cuts;
   uint64_t sle_leaves;          /* positions valued by the SLE formula */
   uint64_t loony_skips;         /* moves skipped by the loony bound */
+  uint64_t deferrals;           /* moves put off because another thread was on them */
   uint64_t tests;               /* null-window root searches */
   double seconds;
 } dab_ab_stats;

@@ -27,4 +27,16 @@ static inline void dab_analysis_pick_best(dab_analysis *a) {
     if (a->move_value[i] == a->value) a->best[a->nbest++] = a->move[i];
 }
 
+/* Sets value to the best move's value (0 with no move) and fills best:
+** for analyses built move by move. */
+static inline void dab_analysis_from_moves(dab_analysis *a) {
+  a->value = 0;
+  if (a->nmoves) {
+    a->value = a->move_value[0];
+    for (int i = 1; i < a->nmoves; i++)
+      if (a->move_value[i] > a->value) a->value = a->move_value[i];
+  }
+  dab_analysis_pick_best(a);
+}
+
 #endif

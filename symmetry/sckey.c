@@ -5,6 +5,7 @@
 */
 #include <string.h>
 #include <xxhash.h>
+#include "hashmix.h"
 #include "symmetry/sckey.h"
 
 #define ENC_WORDS ((DAB_SCKEY_MAX_COINS + 1) / 2)
@@ -28,15 +29,6 @@ typedef struct sc_search {
   uint64_t best[ENC_WORDS];
   uint8_t best_order[DAB_SCKEY_MAX_COINS]; /* canonical index -> coin */
 } sc_search;
-
-static inline uint64_t mix64(uint64_t x) {
-  x ^= x >> 31;
-  x *= 0x7fb5d329728ea185ull;
-  x ^= x >> 27;
-  x *= 0x81dadef4bc2dd44dull;
-  x ^= x >> 33;
-  return x;
-}
 
 /* Number of distinct values of c[0..n): c[i] counts when no earlier c[j]
 ** equals it.  O(n^2) but branch-free (n <= 25): cheaper here than a sort
@@ -136,7 +128,7 @@ static void search_canon(sc_search *s, uint64_t *c, int cells) {
     uint64_t c2[DAB_SCKEY_MAX_COINS];
     memcpy(c2, c, (size_t)n * sizeof *c2);
     int v = order[cell + k];
-    c2[v] = mix64(c2[v] ^ 0xd6e8feb86659fd93ull);
+    c2[v] = dab_mix64(c2[v] ^ 0xd6e8feb86659fd93ull);
     search_canon(s, c2, d + 1);
   }
 }

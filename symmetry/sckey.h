@@ -20,11 +20,14 @@
 ** a chain bent round a corner and a straight one, a region that could be
 ** mirrored on its own, ...
 **
-** The key is computed by colour refinement (each coin's colour is hashed
-** with the multiset of its neighbours' colours until the partition is
-** stable) and, where colours tie, by individualising each coin of the
-** first tied cell in turn and keeping the least encoding (the textbook
-** individualisation-refinement scheme, without automorphism pruning).
+** The key is computed per connected component (the ground does not join
+** components) by colour refinement (each coin's colour is hashed with the
+** multiset of its neighbours' colours until the partition is stable) and,
+** where colours tie, by individualising each coin of the first tied cell
+** in turn and keeping the least encoding (the textbook individualisation-
+** refinement scheme, without automorphism pruning).  The components are
+** then sorted by size and encoding, so identical components (lone coins,
+** short chains: common) never multiply the leaves.
 **
 **   encoding of a labelled graph, coins in canonical order 0..n-1, two
 **   coins per 64-bit word:
@@ -41,8 +44,9 @@
 ** very symmetric graph would need more than DAB_SCKEY_MAX_LEAVES leaves,
 ** the least encoding found so far is used: a position may then miss a
 ** transposition, never get a wrong one.  The encoding is hashed to 128
-** bits; the table keeps the first 64 and 22 bits of the second half (a
-** false hit needs a 2^-86 collision).
+** bits (XXH3, seeded with DAB_SCKEY_VERSION); the solver's table keeps the
+** first 64 and 23 bits of the second half (a false hit needs a 2^-87
+** collision).
 */
 
 #define DAB_SCKEY_MAX_COINS 32

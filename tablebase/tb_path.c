@@ -71,6 +71,13 @@ static bool project_dir(char *out, size_t len) {
   return false;
 }
 
+/* $DAB_TB_NO_PROJECT=1 leaves the project's data/tb/ out of the path: for
+** tests that must not see (or write) the user's own tables. */
+static bool no_project_dir(void) {
+  const char *e = getenv("DAB_TB_NO_PROJECT");
+  return e && *e && strcmp(e, "0");
+}
+
 dab_status dabtb_find(int rows, int cols, const char *tb_dir, char *path, size_t len, dab_err *err) {
   char name[32], looked[1024] = "";
   snprintf(name, sizeof name, "%dx%d.dab", rows, cols);
@@ -92,7 +99,8 @@ dab_status dabtb_find(int rows, int cols, const char *tb_dir, char *path, size_t
     }
   }
   char proj[PATH_MAX - 16];
-  if (project_dir(proj, sizeof proj) && nd < 16 && path_join(dirs[nd], PATH_MAX, proj, "data/tb")) nd++;
+  if (!no_project_dir() && project_dir(proj, sizeof proj) && nd < 16 && path_join(dirs[nd], PATH_MAX, proj, "data/tb"))
+    nd++;
   for (int i = 0; i < nd; i++) {
     char full[PATH_MAX + 40];
     if (!path_join(full, sizeof full, dirs[i], name)) continue;
@@ -123,7 +131,7 @@ dab_status dabtb_default_path(int rows, int cols, const char *tb_dir, char *path
     dir[n] = 0;
   } else {
     char proj[PATH_MAX - 16];
-    if (!project_dir(proj, sizeof proj))
+    if (no_project_dir() || !project_dir(proj, sizeof proj))
       return dab_fail(err, DAB_EIO,
                       "no place for tablebases: pass -o FILE, --tb DIR or set DAB_TB_PATH");
     snprintf(dir, sizeof dir, "%s/data", proj);

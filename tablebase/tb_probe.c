@@ -571,15 +571,7 @@ dab_status dabtb_move_values(const dabtb *tb, uint64_t pos, int16_t *moves, int1
 dab_status dabtb_analyze(const dabtb *tb, uint64_t pos, dab_analysis *a, dab_err *err) {
   dab_status st = dabtb_move_values(tb, pos, a->move, a->move_value, &a->nmoves, err);
   if (st) return st;
-  if (a->nmoves == 0) {
-    a->value = 0;
-  } else {
-    int best = a->move_value[0];
-    for (int i = 1; i < a->nmoves; i++)
-      if (a->move_value[i] > best) best = a->move_value[i];
-    a->value = best;
-  }
-  dab_analysis_pick_best(a);
+  dab_analysis_from_moves(a);
   return DAB_OK;
 }
 

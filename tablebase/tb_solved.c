@@ -456,17 +456,24 @@ dab_status dabtb_store_get(dabtb_store *s, uint64_t pos, dabtb_solved *rec, bool
   return st;
 }
 
+/* Opens a read transaction and a cursor on dbi, or on the named database
+** when name is given.  RETURN: 0 with both open, or an LMDB error
+** (MDB_NOTFOUND: no such database) with nothing open. */
+static int read_cursor(dabtb_store *s, const char *name, MDB_dbi dbi, MDB_txn **txn, MDB_cursor **cur) {
+  int rc = txn_begin(s->env, MDB_RDONLY, txn);
+  if (rc) return rc;
+  if (name) rc = mdb_dbi_open(*txn, name, 0, &dbi);
+  if (!rc) rc = mdb_cursor_open(*txn, dbi, cur);
+  if (rc) mdb_txn_abort(*txn);
+  return rc;
+}
+
 dab_status dabtb_store_each(dabtb_store *s, int (*fn)(void *ctx, uint64_t key, const dabtb_solved *rec),
                             void *ctx, dab_err *err) {
   MDB_txn *txn;
   MDB_cursor *cur;
-  int rc = txn_begin(s->env, MDB_RDONLY, &txn);
+  int rc = read_cursor(s, NULL, s->dbi_solved, &txn, &cur);
   if (rc) return dab_fail(err, DAB_EIO, "%s: %s", s->path, mdb_strerror(rc));
-  rc = mdb_cursor_open(txn, s->dbi_solved, &cur);
-  if (rc) {
-    mdb_txn_abort(txn);
-    return dab_fail(err, DAB_EIO, "%s: %s", s->path, mdb_strerror(rc));
-  }
   MDB_val k, v;
   dab_status st = DAB_OK;
   for (rc = mdb_cursor_get(cur, &k, &v, MDB_FIRST); rc == 0; rc = mdb_cursor_get(cur, &k, &v, MDB_NEXT)) {
@@ -502,6 +509,14 @@ dab_status dabtb_store_count(dabtb_store *s, uint64_t *n, dab_err *err) {
 }
 
 /* ---- Writing ------------------------------------------------------------- */
+
+/* Doubles the map of s (call with no transaction of ours open).
+** RETURN: true when it grew. */
+static bool grow_map(dabtb_store *s) {
+  MDB_envinfo info;
+  mdb_env_info(s->env, &info);
+  return mdb_env_set_mapsize(s->env, info.me_mapsize * 2) == 0;
+}
 
 /* One put batch in txn.  RETURN: DAB_OK, or an error (txn to abort); an
 ** LMDB MDB_MAP_FULL is passed back in *mdb_rc. */
@@ -571,17 +586,13 @@ dab_status dabtb_store_put(dabtb_store *s, size_t n, const uint64_t *pos, const 
       mdb_txn_abort(txn);
       if (mrc == MDB_MAP_FULL && attempt < 4) {
         /* Grow the map (no transaction of ours is open now) and redo. */
-        MDB_envinfo info;
-        mdb_env_info(s->env, &info);
-        if (mdb_env_set_mapsize(s->env, info.me_mapsize * 2) == 0) continue;
+        if (grow_map(s)) continue;
       }
       return st;
     }
     rc = mdb_txn_commit(txn);
     if (rc == MDB_MAP_FULL && attempt < 4) {
-      MDB_envinfo info;
-      mdb_env_info(s->env, &info);
-      if (mdb_env_set_mapsize(s->env, info.me_mapsize * 2) == 0) continue;
+      if (grow_map(s)) continue;
     }
     if (rc) return dab_fail(err, DAB_EIO, "%s: commit: %s", s->path, mdb_strerror(rc));
     return DAB_OK;
@@ -768,9 +779,7 @@ dab_status dabtb_shapes_put(dabtb_store *s, size_t n, const dabtb_shape *recs, d
     else mdb_txn_abort(txn);
     if (st) return st;
     if (rc == MDB_MAP_FULL && attempt < 4) {
-      MDB_envinfo info;
-      mdb_env_info(s->env, &info);
-      if (mdb_env_set_mapsize(s->env, info.me_mapsize * 2) == 0) continue;
+      if (grow_map(s)) continue;
     }
     if (rc) return dab_fail(err, DAB_EIO, "%s: writing shapes: %s", s->path, mdb_strerror(rc));
     return DAB_OK;
@@ -780,20 +789,10 @@ dab_status dabtb_shapes_put(dabtb_store *s, size_t n, const dabtb_shape *recs, d
 dab_status dabtb_shapes_each(dabtb_store *s, int (*fn)(void *ctx, const dabtb_shape *rec), void *ctx,
                              dab_err *err) {
   MDB_txn *txn;
-  MDB_dbi dbi;
   MDB_cursor *cur;
-  int rc = txn_begin(s->env, MDB_RDONLY, &txn);
-  if (rc) return dab_fail(err, DAB_EIO, "%s: %s", s->path, mdb_strerror(rc));
-  rc = mdb_dbi_open(txn, DABTB_SHAPES_DB, 0, &dbi);
-  if (rc == MDB_NOTFOUND) {
-    mdb_txn_abort(txn);
-    return DAB_OK;
-  }
-  if (!rc) rc = mdb_cursor_open(txn, dbi, &cur);
-  if (rc) {
-    mdb_txn_abort(txn);
-    return dab_fail(err, DAB_EIO, "%s: shapes: %s", s->path, mdb_strerror(rc));
-  }
+  int rc = read_cursor(s, DABTB_SHAPES_DB, 0, &txn, &cur);
+  if (rc == MDB_NOTFOUND) return DAB_OK; /* no shapes stored yet */
+  if (rc) return dab_fail(err, DAB_EIO, "%s: shapes: %s", s->path, mdb_strerror(rc));
   MDB_val k, v;
   dab_status st = DAB_OK;
   for (rc = mdb_cursor_get(cur, &k, &v, MDB_FIRST); rc == 0; rc = mdb_cursor_get(cur, &k, &v, MDB_NEXT)) {

@@ -207,6 +207,14 @@ static void random_positions(int rows, int cols, uint64_t count) {
     compare("default, 2 threads", ab, r, count / 100);
     dab_ab_free(ab);
   }
+  /* Same move order in both threads: they meet at the same nodes, so
+  ** ABDADA defers moves (the path the rotation mostly avoids). */
+  o.smp_rotate = false;
+  ab = solver(&g, &o);
+  if (ab) {
+    compare("2 threads, no rotation", ab, r, count / 100);
+    dab_ab_free(ab);
+  }
   dab_retro_free(r);
 }
 

@@ -4,6 +4,7 @@
 # killed solve leaves a usable file and a rerun resumes; checked against
 # fresh solves and the retrograde solver.  Every directory is a temp one.
 source "$(dirname "${BASH_SOURCE[0]}")/clitest.sh"
+export DAB_TB_NO_PROJECT=1   # the user's data/tb/ (e.g. a 2x5.dab of their own) stays out
 S=(--threads 1 --hash 32M)   # one thread: node counts are repeatable
 small=2x5@7,2,6              # 24 lines left: the retrograde can check it
 big=2x5

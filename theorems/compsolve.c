@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "hashmix.h"
 #include "compsolve.h"
 
 _Static_assert(DAB_CS_MAX_COINS + 2 * DAB_CS_MAX_COINS <= 128, "key must stay injective");
@@ -51,14 +52,6 @@ void dab_cs_free(dab_cs *cs) {
 size_t dab_cs_entries(const dab_cs *cs) { return cs->count; }
 uint64_t dab_cs_nodes(const dab_cs *cs) { return cs->nodes; }
 
-static inline uint64_t mix64(uint64_t x) {
-  x ^= x >> 33;
-  x *= 0xff51afd7ed558ccdull;
-  x ^= x >> 33;
-  x *= 0xc4ceb9fe1a85ec53ull;
-  x ^= x >> 33;
-  return x;
-}
 
 static void make_key(const dab_cs_pos *p, uint64_t *k0, uint64_t *k1) {
   unsigned __int128 k = 0;
@@ -75,7 +68,7 @@ static void make_key(const dab_cs_pos *p, uint64_t *k0, uint64_t *k1) {
 
 static tt_entry *tt_find(const dab_cs *cs, uint64_t k0, uint64_t k1) {
   size_t mask = cs->cap - 1;
-  for (size_t i = mix64(k0 ^ mix64(k1)) & mask;; i = (i + 1) & mask) {
+  for (size_t i = dab_mix64(k0 ^ dab_mix64(k1)) & mask;; i = (i + 1) & mask) {
     tt_entry *e = &cs->tab[i];
     if (e->k0 == k0 && e->k1 == k1) return e;
     if (!e->k0 && !e->k1) return e;  /* the empty slot where it would go */
