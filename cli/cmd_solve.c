@@ -9,6 +9,7 @@
 #include "sysmem.h"
 #include "cli/cliutil.h"
 #include "cli/commands.h"
+#include "cli/solveproof.h"
 #include "cli/solvestore.h"
 #include "oracle/oracle.h"
 #include "solver/ab.h"
@@ -33,6 +34,7 @@ static const char usage[] =
     "  --no-border    do not use the border-line equivalence\n"
     "  --no-decline   try every move when a capture hands over a box\n"
     "  --no-sle       search simple loony endgames instead of using the formula\n"
+    "  --proof DIR    a divisible proof recorded in DIR (dab solve --proof DIR --help)\n"
     "  --no-graph     key the table by board symmetry only, not Strings-and-Coins graphs\n"
     "  --tb DIR       tablebase directory searched first (and where results go)\n"
     "  --no-store     never write results to the board's tablebase file\n"
@@ -258,6 +260,8 @@ static int solve_stdin(solve_cfg *c) {
 }
 
 int dab_cmd_solve(int argc, char **argv) {
+  for (int i = 1; i < argc; i++)
+    if (!strcmp(argv[i], "--proof")) return dab_solve_proof(argc, argv); /* docs/proofs.md */
   if (cli_help_requested(argc, argv, usage)) return CLI_OK;
   const char *text = NULL;
   solve_cfg c = {.hash = 0, .border = true, .decline = true, .sle = true, .graph = true};

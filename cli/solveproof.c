@@ -1,0 +1,688 @@
+/*
+** solveproof.c: `dab solve POS --proof DIR`: runs, resumes and verifies a
+** divisible proof (solver/proof.h) recorded in DIR.
+** See Copyright Notice in README.md
+*/
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include "cli/cliutil.h"
+#include "cli/solveproof.h"
+#include "solver/proof.h"
+
+static const char usage[] =
+    "usage: dab solve POS --proof DIR [--claim C] [--depth D] [--budget SECONDS]\n"
+    "                 [--leaf-limit SECONDS] [--direct SECONDS] [--part I/N]\n"
+    "                 [--threads N] [--hash SIZE] [--json]\n"
+    "       dab solve POS --proof DIR --verify [--recheck K] [--seed S] [--json]\n"
+    "       dab solve POS --proof DIR --list [--json]\n\n"
+    "A divisible proof of a claim about POS (docs/proofs.md): the claim is split\n"
+    "into an AND/OR tree of subproblems D plies deep, each solved by one\n"
+    "null-window search and recorded as one line in DIR/rec-*.txt.  A run\n"
+    "skips what DIR already proves and solves open subproblems until the proof\n"
+    "is complete or the budget is spent; rerun it to continue.\n"
+    "  --claim C          =V, >=B, <=B or >=B,<=B (needed when DIR is new)\n"
+    "  --depth D          split depth in plies (new DIR; default 2)\n"
+    "  --budget SECONDS   stop after this much wall time (the running\n"
+    "                     subproblem is abandoned; default: no limit)\n"
+    "  --leaf-limit SECS  abandon a subproblem after this long and go on with\n"
+    "                     the next (noted as a comment in the records)\n"
+    "  --direct SECONDS   before the leaves of an open node two plies above the\n"
+    "                     split depth, try that node as one search for this long\n"
+    "                     (one record then replaces its whole subtree)\n"
+    "  --part I/N         only subproblems whose key hashes to part I of N\n"
+    "                     (0 <= I < N): split one proof over N machines\n"
+    "  --threads N        search threads (default 1)\n"
+    "  --hash SIZE        transposition table, e.g. 512M, 4G (default 2G)\n"
+    "  --verify           check the claim from the records alone (exit 0 when\n"
+    "                     they prove it, 1 otherwise, naming what is missing)\n"
+    "  --recheck K        with --verify: re-solve K random records\n"
+    "  --seed S           random seed of --recheck (default: the time)\n"
+    "  --list             print the open subproblems and stop\n"
+    "  --json             machine-readable summary on stdout\n"
+    "Ctrl-C abandons the running subproblem cleanly; everything proved stays.\n";
+
+typedef struct proof_cfg {
+  const char *pos, *dir, *claim, *part_text;
+  long depth, threads, recheck, seed;
+  double budget, leaf_limit, direct;
+  uint64_t hash;
+  bool verify, list, json;
+  int part_i, part_n;
+} proof_cfg;
+
+/* Parses 512M / 4G / 1048576 into bytes; 0 on error. */
+static uint64_t parse_size(const char *s) {
+  if (!s || !*s) return 0;
+  char *end;
+  double v = strtod(s, &end);
+  if (end == s || v <= 0) return 0;
+  double mul = 1;
+  if (*end == 'k' || *end == 'K') mul = 1024.0, end++;
+  else if (*end == 'm' || *end == 'M') mul = 1024.0 * 1024, end++;
+  else if (*end == 'g' || *end == 'G') mul = 1024.0 * 1024 * 1024, end++;
+  if (*end == 'i' && end[1] == 'B') end += 2;
+  else if (*end == 'B') end++;
+  if (*end) return 0;
+  double b = v * mul;
+  return b < 64 || b > 1e13 ? 0 : (uint64_t)b;
+}
+
+static double now_sec(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static double parse_seconds(const char *s) {
+  if (!s) return -1;
+  char *end;
+  double v = strtod(s, &end);
+  if (end == s || v <= 0) return -1;
+  if (*end == 'm') v *= 60, end++;
+  else if (*end == 'h') v *= 3600, end++;
+  else if (*end == 's') end++;
+  return *end ? -1 : v;
+}
+
+/* ---- The running state the progress callback sees --------------------- */
+
+typedef struct run_ctx {
+  volatile sig_atomic_t cancel;  /* the solver's cancel flag */
+  dab_cancel_flag *sigflag;
+  double deadline, leaf_deadline;/* monotonic seconds; 0 = none */
+  int why;                       /* 1 signal, 2 budget, 3 leaf limit */
+  bool tty;
+  uint64_t done, total;
+  double median;
+  const char *leaf;
+} run_ctx;
+
+static void on_progress(void *vctx, const dab_progress *p) {
+  run_ctx *c = vctx;
+  double t = now_sec();
+  if (!c->cancel) {
+    if (*c->sigflag) c->why = 1, c->cancel = 1;
+    else if (c->deadline && t >= c->deadline) c->why = 2, c->cancel = 1;
+    else if (c->leaf_deadline && t >= c->leaf_deadline) c->why = 3, c->cancel = 1;
+  }
+  if (!c->tty) return;
+  uint64_t left = c->total > c->done ? c->total - c->done : 0;
+  double eta = (double)left * c->median;
+  fprintf(stderr, "\rproof: %llu/%llu  %s  %.0f s %.3g M nodes/s  median %.0f s  ETA %.1f h   ",
+          (unsigned long long)c->done, (unsigned long long)c->total, c->leaf, p->elapsed,
+          p->elapsed > 0 ? (double)p->done / p->elapsed / 1e6 : 0.0, c->median, eta / 3600);
+}
+
+static void clear_line(const run_ctx *c) {
+  if (c->tty) fprintf(stderr, "\r\033[K");
+}
+
+/* ---- Helpers ----------------------------------------------------------- */
+
+static const char *state_name(int s) {
+  return s == DAB_PROOF_PROVED ? "proved" : s == DAB_PROOF_REFUTED ? "refuted" : "open";
+}
+
+static void claim_label(const dab_proof *pf, const dab_proof_claim *c, char *buf, size_t len) {
+  char pos[DAB_MAX_LINES + 32], cl[8];
+  dab_lineset ls = dab_ls_from_word(c->pos);
+  dab_format_dbn(dab_proof_geom(pf), &ls, pos, sizeof pos);
+  snprintf(buf, len, "%s %s", pos, dab_proof_claim_text(c->dir, c->bound, cl));
+}
+
+static bool in_part(const proof_cfg *cfg, const dab_proof_claim *c) {
+  if (cfg->part_n <= 1) return true;
+  uint64_t h = c->pos * 0x9e3779b97f4a7c15ull ^ (uint64_t)(c->dir * 131 + c->bound + 64);
+  h ^= h >> 29;
+  h *= 0xbf58476d1ce4e5b9ull;
+  h ^= h >> 32;
+  return (int)(h % (uint64_t)cfg->part_n) == cfg->part_i;
+}
+
+static int cmp_dbl(const void *a, const void *b) {
+  double x = *(const double *)a, y = *(const double *)b;
+  return x < y ? -1 : x > y;
+}
+
+/* The estimate by subtrees (what --direct solves): open inner nodes two
+** plies above the split depth, and the median time of the records at that
+** depth.  *n = 0 when there is nothing to say. */
+static void subtree_estimate(dab_proof *pf, size_t *n, double *median, double *mean) {
+  const dab_proof_spec *sp = dab_proof_get_spec(pf);
+  *n = 0, *median = 0, *mean = 0;
+  if (sp->depth < 2) return;
+  int want = __builtin_popcountll(sp->root) + sp->depth - 2;
+  size_t nr;
+  const dab_proof_rec *r = dab_proof_records(pf, &nr);
+  double *t = malloc((nr ? nr : 1) * sizeof *t);
+  dab_proof_claim *nodes = malloc((1 << 16) * sizeof *nodes);
+  size_t k = 0;
+  if (t && nodes) {
+    for (size_t i = 0; i < nr; i++)
+      if (__builtin_popcountll(r[i].pos) == want) t[k++] = r[i].seconds;
+    if (k && !dab_proof_open_at(pf, sp->depth - 2, nodes, 1 << 16, n, NULL)) {
+      qsort(t, k, sizeof *t, cmp_dbl);
+      *median = t[k / 2];
+      for (size_t i = 0; i < k; i++) *mean += t[i] / (double)k;
+    } else *n = 0;
+  }
+  free(t);
+  free(nodes);
+}
+
+static void print_summary(const proof_cfg *cfg, dab_proof *pf, const dab_proof_summary *s,
+                          const dab_proof_load_info *li, int solved, int abandoned, double run_seconds,
+                          const char *extra_json) {
+  const dab_proof_spec *sp = dab_proof_get_spec(pf);
+  char claim[24], sub[160] = "";
+  dab_proof_spec_claim_text(sp, claim);
+  double eta = (double)s->leaves_open * s->median_seconds;
+  size_t nsub = 0;
+  double msub = 0, avg = 0;
+  if (s->state == DAB_PROOF_OPEN) subtree_estimate(pf, &nsub, &msub, &avg);
+  if (nsub && cfg->json)
+    snprintf(sub, sizeof sub,
+             ",\"subtrees_open\":%zu,\"subtree_median_seconds\":%.3f,\"subtree_mean_seconds\":%.3f,"
+             "\"subtree_eta_cpu_seconds\":%.1f",
+             nsub, msub, avg, (double)nsub * msub);
+  if (cfg->json) {
+    printf("{\"rows\":%d,\"cols\":%d,", sp->rows, sp->cols);
+    if (s->state == DAB_PROOF_PROVED && sp->has_ge && sp->has_le && sp->ge_bound == sp->le_bound)
+      printf("\"value\":%d,", sp->ge_bound);
+    printf("\"proof\":\"%s\",\"claim\":\"%s\",\"depth\":%d,\"state\":\"%s\",\"records\":%llu,\"used\":%llu,"
+           "\"open\":%llu,\"refuted\":%llu,\"seconds\":%.3f,\"cpu_seconds\":%.3f,\"median_seconds\":%.3f,"
+           "\"eta_cpu_seconds\":%.1f%s,\"torn\":%d,\"bad\":%d,\"run\":{\"solved\":%d,\"abandoned\":%d,\"seconds\":%.3f}%s%s}\n",
+           cfg->dir, claim, sp->depth, state_name(s->state), (unsigned long long)s->records,
+           (unsigned long long)s->used_proved, (unsigned long long)s->leaves_open, (unsigned long long)s->refuted,
+           s->seconds, s->cpu_seconds, s->median_seconds, eta, sub, li->torn, li->bad, solved, abandoned, run_seconds,
+           extra_json && *extra_json ? "," : "", extra_json ? extra_json : "");
+    return;
+  }
+  printf("proof of value %s for %s, depth %d (%s): %s\n", claim, cfg->pos, sp->depth, cfg->dir,
+         state_name(s->state));
+  printf("  subproblems: %llu proved records in use, %llu open; %llu records held (%llu refuted)\n",
+         (unsigned long long)s->used_proved, (unsigned long long)s->leaves_open, (unsigned long long)s->records,
+         (unsigned long long)s->refuted);
+  if (solved || abandoned || run_seconds > 0)
+    printf("  this run: %d solved, %d abandoned, %.1f s\n", solved, abandoned, run_seconds);
+  printf("  time so far: %.1f s wall, %.2f CPU-hours; median %.1f s per subproblem\n", s->seconds,
+         s->cpu_seconds / 3600, s->median_seconds);
+  if (s->state == DAB_PROOF_OPEN)
+    printf("  estimated remaining: %llu x %.1f s = %.2f h (more if OR candidates get refuted)\n",
+           (unsigned long long)s->leaves_open, s->median_seconds, eta / 3600);
+  if (nsub)
+    printf("  by subtrees (--direct): %zu open nodes at depth %d x median %.1f s = %.2f h (x mean %.1f s = %.2f h)\n",
+           nsub, sp->depth - 2, msub, (double)nsub * msub / 3600, avg, (double)nsub * avg / 3600);
+}
+
+static void report_load(const dab_proof_load_info *li, const char *dir) {
+  if (li->torn || li->bad)
+    fprintf(stderr, "dab solve: %s: %d torn and %d bad record lines ignored (first: %s)\n", dir, li->torn, li->bad,
+            li->first_problem);
+}
+
+/* Opens or creates DIR's proof for POS.  RETURN: exit code (0 = ok). */
+static int open_proof(const proof_cfg *cfg, const dab_parsed *p, bool create, dab_proof **out,
+                      dab_proof_load_info *li) {
+  dab_err err;
+  dab_proof_spec spec, want;
+  memset(&want, 0, sizeof want);
+  want.rows = p->geom.rows;
+  want.cols = p->geom.cols;
+  want.root = dab_ls_word(&p->game.lines);
+  if (cfg->claim && dab_proof_parse_claim(cfg->claim, &want, &err)) return cli_error("solve", DAB_EINPUT, err.msg);
+  bool exists;
+  dab_status st = dab_proof_read_spec(cfg->dir, &spec, &exists, &err);
+  if (st) return cli_error("solve", st, err.msg);
+  if (exists) {
+    char a[DAB_MAX_LINES + 32], b[DAB_MAX_LINES + 32], c1[24], c2[24];
+    if (spec.rows != want.rows || spec.cols != want.cols || spec.root != want.root) {
+      dab_geom g;
+      dab_geom_init(&g, spec.rows, spec.cols, NULL);
+      dab_lineset l1 = dab_ls_from_word(spec.root);
+      dab_format_dbn(&g, &l1, a, sizeof a);
+      dab_lineset l2 = dab_ls_from_word(want.root);
+      dab_format_dbn(&p->geom, &l2, b, sizeof b);
+      fprintf(stderr, "dab solve: %s proves %s, not %s\n", cfg->dir, a, b);
+      return CLI_USAGE;
+    }
+    if (cfg->claim && (spec.has_ge != want.has_ge || spec.has_le != want.has_le ||
+                       (want.has_ge && spec.ge_bound != want.ge_bound) ||
+                       (want.has_le && spec.le_bound != want.le_bound))) {
+      fprintf(stderr, "dab solve: %s proves the claim %s, not %s\n", cfg->dir, dab_proof_spec_claim_text(&spec, c1),
+              dab_proof_spec_claim_text(&want, c2));
+      return CLI_USAGE;
+    }
+    if (cfg->depth >= 0 && cfg->depth != spec.depth) {
+      fprintf(stderr, "dab solve: %s was split at depth %d; --depth %ld would mix depths\n", cfg->dir, spec.depth,
+              cfg->depth);
+      return CLI_USAGE;
+    }
+  } else {
+    if (!create) {
+      fprintf(stderr, "dab solve: %s holds no proof (no proof.txt)\n", cfg->dir);
+      return CLI_FAIL;
+    }
+    if (!cfg->claim) {
+      fprintf(stderr, "dab solve: %s is a new proof: say what to prove with --claim (e.g. --claim =0)\n", cfg->dir);
+      return CLI_USAGE;
+    }
+    spec = want;
+    spec.depth = cfg->depth >= 0 ? (int)cfg->depth : 2;
+  }
+  dab_proof *pf = dab_proof_new(&spec, &st, &err);
+  if (!pf) return cli_error("solve", st, err.msg);
+  if (!exists) {
+    st = dab_proof_write_spec(cfg->dir, &spec, &err);
+    if (st) {
+      dab_proof_free(pf);
+      return cli_error("solve", st, err.msg);
+    }
+  }
+  st = dab_proof_load_dir(pf, cfg->dir, li, &err);
+  if (st) {
+    dab_proof_free(pf);
+    return cli_error("solve", st, err.msg);
+  }
+  report_load(li, cfg->dir);
+  *out = pf;
+  return CLI_OK;
+}
+
+static dab_ab *new_solver(const proof_cfg *cfg, const dab_proof *pf, run_ctx *rc, dab_err *err, dab_status *st) {
+  dab_ab_opts o;
+  dab_ab_default_opts(&o);
+  o.hash_bytes = cfg->hash;
+  o.threads = (int)cfg->threads;
+  o.cancel = &rc->cancel;
+  o.progress = on_progress;
+  o.progress_ctx = rc;
+  if (!cfg->json) cli_announce_memory("solve", "the transposition table", cfg->hash);
+  return dab_ab_new(dab_proof_geom(pf), &o, st, err);
+}
+
+/* ---- --verify ---------------------------------------------------------- */
+
+static int do_verify(const proof_cfg *cfg, dab_proof *pf, const dab_proof_load_info *li) {
+  dab_err err;
+  dab_proof_summary s;
+  enum { SHOW = 10 };
+  dab_proof_claim open[SHOW];
+  size_t nopen;
+  dab_status st = dab_proof_eval(pf, &s, open, SHOW, &nopen, &err);
+  if (st) return cli_error("solve", st, err.msg);
+  int rc = s.state == DAB_PROOF_PROVED ? CLI_OK : CLI_FAIL;
+  char extra[2048] = "";
+  int checked = 0, wrong = 0;
+  if (cfg->recheck > 0) {
+    size_t n;
+    const dab_proof_rec *recs = dab_proof_records(pf, &n);
+    size_t k = (size_t)cfg->recheck < n ? (size_t)cfg->recheck : n;
+    size_t *idx = malloc((n ? n : 1) * sizeof *idx);
+    if (!idx) return cli_error("solve", DAB_ENOMEM, "out of memory");
+    for (size_t i = 0; i < n; i++) idx[i] = i;
+    uint64_t rng = (uint64_t)cfg->seed * 0x9e3779b97f4a7c15ull + 1;
+    for (size_t i = 0; i < k; i++) { /* partial Fisher-Yates */
+      rng ^= rng << 13, rng ^= rng >> 7, rng ^= rng << 17;
+      size_t j = i + (size_t)(rng % (n - i));
+      size_t t = idx[i];
+      idx[i] = idx[j], idx[j] = t;
+    }
+    run_ctx ctx = {.sigflag = cli_cancel_on_signal(), .tty = !cfg->json && isatty(STDERR_FILENO), .leaf = ""};
+    dab_ab *ab = new_solver(cfg, pf, &ctx, &err, &st);
+    if (!ab) {
+      free(idx);
+      return cli_error("solve", st, err.msg);
+    }
+    for (size_t i = 0; i < k; i++) {
+      const dab_proof_rec *r = &recs[idx[i]];
+      dab_proof_claim c = {r->pos, r->dir, r->bound, 0};
+      char label[DAB_MAX_LINES + 64];
+      claim_label(pf, &c, label, sizeof label);
+      ctx.leaf = label;
+      ctx.done = i, ctx.total = k;
+      dab_proof_rec again;
+      st = dab_proof_solve_claim(pf, ab, &c, &again, &err);
+      clear_line(&ctx);
+      if (st) {
+        fprintf(stderr, "dab solve: re-check interrupted after %d records\n", checked);
+        rc = CLI_FAIL;
+        break;
+      }
+      checked++;
+      if (again.proved != r->proved) {
+        wrong++;
+        rc = CLI_FAIL;
+        const char *src = dab_proof_source_name(pf, r->source);
+        fprintf(stderr, "dab solve: BAD RECORD %s/%s:%d: %s recorded %s, re-check says %s\n", cfg->dir,
+                src ? src : "?", r->line, label, r->proved ? "proved" : "refuted",
+                again.proved ? "proved" : "refuted");
+      }
+    }
+    dab_ab_free(ab);
+    free(idx);
+  }
+  if (cfg->recheck > 0) snprintf(extra, sizeof extra, "\"rechecked\":%d,\"recheck_wrong\":%d", checked, wrong);
+  if (cfg->json) {
+    print_summary(cfg, pf, &s, li, 0, 0, 0, extra);
+  } else {
+    char claim[24];
+    dab_proof_spec_claim_text(dab_proof_get_spec(pf), claim);
+    if (s.state == DAB_PROOF_PROVED)
+      printf("verified: the records prove value(%s) %s (%llu records used)\n", cfg->pos, claim,
+             (unsigned long long)s.used_proved);
+    else if (s.state == DAB_PROOF_REFUTED)
+      printf("NOT verified: the records REFUTE value(%s) %s\n", cfg->pos, claim);
+    else {
+      printf("NOT verified: %llu subproblems still open, e.g.:\n", (unsigned long long)s.leaves_open);
+      for (size_t i = 0; i < nopen; i++) {
+        char label[DAB_MAX_LINES + 64];
+        claim_label(pf, &open[i], label, sizeof label);
+        printf("  %s\n", label);
+      }
+    }
+    if (cfg->recheck > 0) printf("re-checked %d records: %d wrong\n", checked, wrong);
+  }
+  return rc;
+}
+
+/* ---- --list ------------------------------------------------------------ */
+
+static int do_list(const proof_cfg *cfg, dab_proof *pf) {
+  dab_err err;
+  dab_proof_summary s;
+  dab_proof_claim *open = NULL;
+  size_t nopen;
+  dab_status st = dab_proof_eval(pf, &s, NULL, 0, &nopen, &err);
+  if (!st) {
+    open = malloc((s.leaves_open ? s.leaves_open : 1) * sizeof *open);
+    if (!open) return cli_error("solve", DAB_ENOMEM, "out of memory");
+    st = dab_proof_eval(pf, &s, open, s.leaves_open, &nopen, &err);
+  }
+  if (st) {
+    free(open);
+    return cli_error("solve", st, err.msg);
+  }
+  if (cfg->json) printf("{\"state\":\"%s\",\"open\":[", state_name(s.state));
+  int k = 0;
+  for (size_t i = 0; i < nopen; i++) {
+    if (!in_part(cfg, &open[i])) continue;
+    char label[DAB_MAX_LINES + 64], pos[DAB_MAX_LINES + 32], cl[8];
+    if (cfg->json) {
+      dab_lineset ls = dab_ls_from_word(open[i].pos);
+      dab_format_dbn(dab_proof_geom(pf), &ls, pos, sizeof pos);
+      printf("%s{\"position\":\"%s\",\"claim\":\"%s\"}", k ? "," : "", pos,
+             dab_proof_claim_text(open[i].dir, open[i].bound, cl));
+    } else {
+      claim_label(pf, &open[i], label, sizeof label);
+      printf("%s\n", label);
+    }
+    k++;
+  }
+  if (cfg->json) printf("]}\n");
+  free(open);
+  return CLI_OK;
+}
+
+/* ---- The run ----------------------------------------------------------- */
+
+/* The first claim of list[0..n) in this machine's part and not given up
+** on in this run. */
+static const dab_proof_claim *pick_next(const proof_cfg *cfg, const dab_proof_claim *list, size_t n,
+                                        const dab_proof_claim *skipped, int nskipped) {
+  for (size_t i = 0; i < n; i++) {
+    if (!in_part(cfg, &list[i])) continue;
+    bool skip = false;
+    for (int j = 0; j < nskipped && !skip; j++)
+      skip = skipped[j].pos == list[i].pos && skipped[j].dir == list[i].dir && skipped[j].bound == list[i].bound;
+    if (!skip) return &list[i];
+  }
+  return NULL;
+}
+
+static int do_run(const proof_cfg *cfg, dab_proof *pf, const dab_proof_load_info *li) {
+  dab_err err;
+  dab_status st;
+  enum { MAXOPEN = 1 << 16 };
+  dab_proof_claim *open = malloc(MAXOPEN * sizeof *open);
+  dab_proof_claim *skipped = malloc(1024 * sizeof *skipped);
+  dab_proof_claim *direct = malloc(256 * sizeof *direct);
+  if (!open || !skipped || !direct) {
+    free(open);
+    free(skipped);
+    free(direct);
+    return cli_error("solve", DAB_ENOMEM, "out of memory");
+  }
+  int nskipped = 0;
+  run_ctx ctx = {.sigflag = cli_cancel_on_signal(), .tty = !cfg->json && isatty(STDERR_FILENO), .leaf = ""};
+  double t0 = now_sec();
+  if (cfg->budget > 0) ctx.deadline = t0 + cfg->budget;
+  dab_ab *ab = NULL;
+  char recpath[4400], host[64], stamp[32];
+  {
+    if (gethostname(host, sizeof host) != 0) snprintf(host, sizeof host, "host");
+    host[sizeof host - 1] = 0;
+    for (char *s = host; *s; s++)
+      if (*s == '/' || *s == ' ' || *s == '.') *s = '_';
+    time_t t = time(NULL);
+    struct tm tm;
+    gmtime_r(&t, &tm);
+    strftime(stamp, sizeof stamp, "%Y%m%dT%H%M%SZ", &tm);
+    snprintf(recpath, sizeof recpath, "%s/rec-%s-%s-%ld.txt", cfg->dir, stamp, host, (long)getpid());
+  }
+  int solved = 0, abandoned = 0, rc = CLI_OK;
+  dab_proof_summary s;
+  for (;;) {
+    size_t nopen;
+    st = dab_proof_eval(pf, &s, open, MAXOPEN, &nopen, &err);
+    if (st) {
+      rc = cli_error("solve", st, err.msg);
+      break;
+    }
+    if (s.state != DAB_PROOF_OPEN) break;
+    const dab_proof_claim *next = NULL;
+    double limit = cfg->leaf_limit;
+    const char *kind = "";
+    int depth = dab_proof_get_spec(pf)->depth;
+    if (cfg->direct > 0 && depth >= 2) {
+      /* first try the subtree two plies up as one search */
+      size_t nd;
+      st = dab_proof_open_at(pf, depth - 2, direct, 256, &nd, &err);
+      if (st) {
+        rc = cli_error("solve", st, err.msg);
+        break;
+      }
+      /* only the first such node of this part: the one that holds the
+      ** next leaves; once given up on, its leaves come next */
+      next = pick_next(cfg, direct, nd, NULL, 0);
+      if (next && pick_next(cfg, next, 1, skipped, nskipped) == NULL) next = NULL;
+      if (next) limit = cfg->direct, kind = "direct ";
+    }
+    if (!next) next = pick_next(cfg, open, nopen, skipped, nskipped);
+    if (!next) break;
+    if (ctx.deadline && now_sec() >= ctx.deadline) break;
+    if (*ctx.sigflag) break;
+    if (!ab) {
+      ab = new_solver(cfg, pf, &ctx, &err, &st);
+      if (!ab) {
+        rc = cli_error("solve", st, err.msg);
+        break;
+      }
+    }
+    char label[DAB_MAX_LINES + 64];
+    claim_label(pf, next, label, sizeof label);
+    ctx.leaf = label;
+    ctx.done = s.used_proved;
+    ctx.total = s.used_proved + s.leaves_open;
+    ctx.median = s.median_seconds;
+    ctx.leaf_deadline = limit > 0 ? now_sec() + limit : 0;
+    ctx.why = 0;
+    ctx.cancel = 0;
+    dab_proof_rec rec;
+    double l0 = now_sec();
+    st = dab_proof_solve_claim(pf, ab, next, &rec, &err);
+    clear_line(&ctx);
+    if (st == DAB_ECANCELED) {
+      dab_ab_stats as;
+      dab_ab_get_stats(ab, &as);
+      double secs = now_sec() - l0;
+      if (ctx.why == 3) {
+        abandoned++;
+        if (nskipped < 1024) skipped[nskipped++] = *next;
+        char line[DAB_MAX_LINES + 256], date[24];
+        time_t t = time(NULL);
+        struct tm tm;
+        gmtime_r(&t, &tm);
+        strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", &tm);
+        snprintf(line, sizeof line, "# open %s%s abandoned after seconds=%.1f nodes=%llu threads=%ld date=%s host=%s",
+                 kind, label, secs, (unsigned long long)as.nodes, cfg->threads, date, host);
+        if (!cfg->json) printf("abandoned %s%s after %.1f s (%llu nodes, %s)\n", kind, label, secs,
+                               (unsigned long long)as.nodes, *kind ? "--direct: splitting it" : "--leaf-limit");
+        fflush(stdout);
+        st = dab_proof_append_line(recpath, dab_proof_rec_header(), line, &err);
+        if (st) {
+          rc = cli_error("solve", st, err.msg);
+          break;
+        }
+        continue;
+      }
+      if (!cfg->json)
+        fprintf(stderr, "dab solve: %s: %s abandoned after %.1f s (nothing recorded for it)\n",
+                ctx.why == 1 ? "interrupted" : "budget spent", label, secs);
+      if (ctx.why == 1) rc = CLI_FAIL;
+      break;
+    }
+    if (st) {
+      rc = cli_error("solve", st, err.msg);
+      break;
+    }
+    char line[DAB_MAX_LINES + 256];
+    if (!dab_proof_format_rec(pf, &rec, line, sizeof line)) {
+      rc = cli_error("solve", DAB_EINTERNAL, "record line too long");
+      break;
+    }
+    st = dab_proof_append_line(recpath, dab_proof_rec_header(), line, &err);
+    if (!st) st = dab_proof_add(pf, &rec, &err);
+    if (st) {
+      rc = cli_error("solve", st, err.msg);
+      break;
+    }
+    solved++;
+    if (!cfg->json)
+      printf("%s%s %s in %.1f s, %llu nodes\n", kind, label, rec.proved ? "proved" : "REFUTED", rec.seconds,
+             (unsigned long long)rec.nodes);
+    fflush(stdout);
+  }
+  dab_ab_free(ab);
+  free(open);
+  free(skipped);
+  free(direct);
+  if (rc == CLI_OK || rc == CLI_FAIL) {
+    dab_proof_summary fin;
+    if (!dab_proof_eval(pf, &fin, NULL, 0, NULL, &err)) {
+      print_summary(cfg, pf, &fin, li, solved, abandoned, now_sec() - t0, NULL);
+      if (fin.state == DAB_PROOF_REFUTED && !cfg->json) printf("the records REFUTE the claim\n");
+    }
+  }
+  return rc;
+}
+
+int dab_solve_proof(int argc, char **argv) {
+  if (cli_help_requested(argc, argv, usage)) return CLI_OK;
+  proof_cfg cfg = {.depth = -1, .threads = 1, .hash = 2ull << 30, .seed = (long)time(NULL)};
+  for (int i = 1; i < argc; i++) {
+    const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+    if (!strcmp(a, "--json")) cfg.json = true;
+    else if (!strcmp(a, "--verify")) cfg.verify = true;
+    else if (!strcmp(a, "--list")) cfg.list = true;
+    else if (!strcmp(a, "--proof")) cfg.dir = v, i++;
+    else if (!strcmp(a, "--claim")) cfg.claim = v, i++;
+    else if (!strcmp(a, "--part")) cfg.part_text = v, i++;
+    else if (!strcmp(a, "--depth")) {
+      char *end;
+      cfg.depth = v ? strtol(v, &end, 10) : -1;
+      if (!v || *end || cfg.depth < 0 || cfg.depth > DAB_PROOF_MAX_DEPTH) {
+        fprintf(stderr, "dab solve: --depth needs a whole number from 0 to %d, got '%s'\n", DAB_PROOF_MAX_DEPTH,
+                v ? v : "");
+        return CLI_USAGE;
+      }
+      i++;
+    } else if (!strcmp(a, "--threads") || !strcmp(a, "--recheck")) {
+      long n = cli_parse_count("solve", a, v, !strcmp(a, "--threads") ? 64 : 1000000000L);
+      if (n < 0) return CLI_USAGE;
+      if (a[2] == 't') cfg.threads = n;
+      else cfg.recheck = n;
+      i++;
+    } else if (!strcmp(a, "--seed")) {
+      char *end;
+      cfg.seed = v ? strtol(v, &end, 10) : 0;
+      if (!v || *end) {
+        fprintf(stderr, "dab solve: --seed needs a whole number, got '%s'\n", v ? v : "");
+        return CLI_USAGE;
+      }
+      i++;
+    } else if (!strcmp(a, "--budget") || !strcmp(a, "--leaf-limit") || !strcmp(a, "--direct")) {
+      double s = parse_seconds(v);
+      if (s <= 0) {
+        fprintf(stderr, "dab solve: %s needs seconds (or 30m, 2h), got '%s'\n", a, v ? v : "");
+        return CLI_USAGE;
+      }
+      if (a[2] == 'b') cfg.budget = s;
+      else if (a[2] == 'd') cfg.direct = s;
+      else cfg.leaf_limit = s;
+      i++;
+    } else if (!strcmp(a, "--hash")) {
+      cfg.hash = parse_size(v);
+      if (!cfg.hash) {
+        fprintf(stderr, "dab solve: --hash needs a size such as 512M or 4G, got '%s'\n", v ? v : "");
+        return CLI_USAGE;
+      }
+      i++;
+    } else if (a[0] == '-' && a[1]) {
+      fprintf(stderr, "dab solve: option '%s' does not go with --proof (dab solve --proof DIR --help)\n", a);
+      return CLI_USAGE;
+    } else if (cfg.pos) {
+      fprintf(stderr, "dab solve: one position expected, got a second: '%s'\n", a);
+      return CLI_USAGE;
+    } else cfg.pos = a;
+  }
+  if (!cfg.dir || !*cfg.dir) {
+    fprintf(stderr, "dab solve: --proof needs a directory\n");
+    return CLI_USAGE;
+  }
+  if (!cfg.pos) {
+    fputs(usage, stderr);
+    return CLI_USAGE;
+  }
+  if (cfg.recheck && !cfg.verify) {
+    fprintf(stderr, "dab solve: --recheck goes with --verify\n");
+    return CLI_USAGE;
+  }
+  if (cfg.part_text) {
+    int i, n, used = 0;
+    if (sscanf(cfg.part_text, "%d/%d%n", &i, &n, &used) != 2 || cfg.part_text[used] || n < 1 || i < 0 || i >= n) {
+      fprintf(stderr, "dab solve: --part needs I/N with 0 <= I < N, got '%s'\n", cfg.part_text);
+      return CLI_USAGE;
+    }
+    cfg.part_i = i, cfg.part_n = n;
+  }
+  static dab_parsed p;
+  int rc = cli_parse_position("solve", cfg.pos, &p);
+  if (rc) return rc;
+  if (!dab_geom_fast(&p.geom)) {
+    fprintf(stderr, "dab solve: proofs need a board of at most 64 lines (%dx%d has %d)\n", p.geom.rows, p.geom.cols,
+            p.geom.nlines);
+    return CLI_USAGE;
+  }
+  dab_proof *pf = NULL;
+  dab_proof_load_info li;
+  rc = open_proof(&cfg, &p, !cfg.verify && !cfg.list, &pf, &li);
+  if (rc) return rc;
+  if (cfg.verify) rc = do_verify(&cfg, pf, &li);
+  else if (cfg.list) rc = do_list(&cfg, pf);
+  else rc = do_run(&cfg, pf, &li);
+  dab_proof_free(pf);
+  return rc;
+}

@@ -1,0 +1,267 @@
+/*
+** proof.h: divisible proofs: a claim about a position split into an
+** AND/OR tree of independent subproblems, recorded result by result.
+** See Copyright Notice in README.md
+*/
+#ifndef DAB_PROOF_H
+#define DAB_PROOF_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "board.h"
+#include "solver/ab.h"
+#include "symmetry/sym.h"
+
+/*
+** The tree.  A claim is "value(p) >= b" (GE) or "value(p) <= b" (LE);
+** a value claim "value(p) = v" is the two claims GE v and LE v.  Values
+** are Wilson's (ab.h): a move completing k >= 1 boxes is worth
+** k + value(child), any other move -value(child).  So, at a node of
+** depth d < D (D = the split depth):
+**
+**   GE b   OR  over the moves m:  capture k:  child GE b-k
+**                                  otherwise:  child LE -b
+**   LE b   AND over the moves m:  capture k:  child LE b-k
+**                                  otherwise:  child GE -b
+**
+**        root LE 0 (AND)                      root GE 0 (OR)
+**       /      |      \                      /     :     :
+**   m1:GE 0  m2:GE 0  ...                m1:LE 0  (m2, m3: fallbacks,
+**   (OR)     (OR)                         (AND)     tried only when m1
+**    |        |                          /  |  \    is refuted)
+**   ...      ...                      leaves at depth D
+**
+** Every position is replaced by its canonical key (dab_sym_canon64 with
+** the border-line equivalence), so the children of a node are deduplicated
+** by key; bounds are moved to the value's parity (value == open boxes mod
+** 2) and a claim outside [-n, n] is decided at once.  The moves of a node
+** are ordered by a fixed rule of the geometry alone: captures first (most
+** boxes first), then moves that put no third side on a box, then
+** sacrifices; centre-out within each group, lower id first on ties.
+** An OR node tries its candidates in that order: the first one not
+** refuted is the active one; a later one becomes active only when the
+** records refute every earlier one.  Leaves are the claims at depth D,
+** and the OR (GE) nodes at depth D-1: there the search picks its own
+** move, which beats the fixed order and needs no fallback.
+**
+** So the tree is a function of (root, claim, depth) and of the recorded
+** results alone: any machine rebuilds it, and results recorded anywhere
+** combine.  A record about ANY node (not only leaves) decides that node,
+** so a subtree proved directly needs no split.
+**
+** Records.  A record is one proved subresult: a claim about a canonical
+** position and whether the search proved or refuted it.  Each implies a
+** bound on the value: proved GE b -> value >= b; refuted GE b ->
+** value <= b-2 (parity); proved LE b -> value <= b; refuted LE b ->
+** value >= b+2.  A search's fail-soft result may prove a stronger bound
+** of the same direction (refuted GE +2 with fail-soft -4: value <= -4);
+** the record then carries that one.  The proof keeps, per key, the interval of every bound
+** recorded, and a node is decided when that interval decides its claim.
+** The text format of a record line (docs/proofs.md):
+**
+**   4x5:0000000000000000000000000001000000000000000000000 <=+0 proved <=+0 nodes=18 ...
+**   |POSITION (RxC:DBN, canonical)                        |CLAIM|RESULT|BOUND|key=value...
+**
+** Thread safety: a dab_proof object is used by one thread at a time;
+** distinct objects are independent.  The file functions are safe between
+** processes: records go to per-run files written by temp file + rename.
+*/
+
+typedef enum { DAB_PROOF_GE = 0, DAB_PROOF_LE = 1 } dab_proof_dir;
+typedef enum { DAB_PROOF_OPEN = 0, DAB_PROOF_PROVED = 1, DAB_PROOF_REFUTED = 2 } dab_proof_state;
+
+/* What is to be proved: the root, its claim and the split depth. */
+typedef struct dab_proof_spec {
+  int rows, cols;
+  uint64_t root;        /* drawn lines of the root position */
+  bool has_ge, has_le;  /* the claim: value >= ge_bound and/or value <= le_bound */
+  int ge_bound, le_bound;
+  int depth;            /* split depth D (plies; 0 = the root is the one leaf) */
+} dab_proof_spec;
+
+/* One claim at a node of the tree (pos is a canonical key). */
+typedef struct dab_proof_claim {
+  uint64_t pos;
+  int dir;              /* dab_proof_dir */
+  int bound;
+  int depth;
+} dab_proof_claim;
+
+/* One recorded subresult (one line of a records file). */
+typedef struct dab_proof_rec {
+  uint64_t pos;         /* canonical key */
+  int dir, bound;       /* the claim searched */
+  bool proved;          /* true: the claim holds; false: refuted */
+  bool has_fs;          /* fs_lower/fs_value hold a fail-soft bound at least
+                           as strong as the one proved/refuted implies */
+  bool fs_lower;        /* value >= fs_value (else value <= fs_value) */
+  int fs_value;
+  uint64_t nodes;
+  double seconds;       /* wall time of the search */
+  int threads;
+  char date[24];        /* ISO 8601 UTC, e.g. 2026-11-22T05:40:01Z */
+  char host[48];
+  int source;           /* index of the file it was read from (-1: none) */
+  int line;             /* its line number there */
+} dab_proof_rec;
+
+/* The state of the whole proof, from dab_proof_eval. */
+typedef struct dab_proof_summary {
+  int state;                    /* dab_proof_state of the root claim */
+  uint64_t leaves_open;         /* distinct open leaves of the active tree */
+  uint64_t used_proved;         /* records the active tree uses (proved part) */
+  uint64_t records;             /* records held */
+  uint64_t refuted;             /* records that refute their claim */
+  double seconds;               /* sum of the records' seconds */
+  double cpu_seconds;           /* sum of seconds * threads */
+  double median_seconds;        /* median seconds of a record (0: none) */
+  uint64_t tree_nodes;          /* tree nodes visited */
+} dab_proof_summary;
+
+typedef struct dab_proof dab_proof;
+
+/*
+** Creates an empty proof (no records) for spec.
+** RETURN: the proof, or NULL with a message in err (*st, if non-NULL,
+** gets DAB_EBOARD for a board over 64 lines, DAB_EINPUT for a bad spec:
+** no claim, depth outside 0..DAB_PROOF_MAX_DEPTH, root lines off the
+** board; DAB_ENOMEM).
+*/
+#define DAB_PROOF_MAX_DEPTH 12
+dab_proof *dab_proof_new(const dab_proof_spec *spec, dab_status *st, dab_err *err);
+void dab_proof_free(dab_proof *pf);
+
+const dab_geom *dab_proof_geom(const dab_proof *pf);
+const dab_proof_spec *dab_proof_get_spec(const dab_proof *pf);
+
+/* Canonical key of p (border equivalence on), as the tree uses it. */
+uint64_t dab_proof_canon(const dab_proof *pf, uint64_t p);
+
+/*
+** Adds a record (r->pos is canonicalised first).
+** RETURN: DAB_OK; DAB_ECORRUPT when it contradicts the records already
+** held for its position (then it is not added: err names both).
+*/
+dab_status dab_proof_add(dab_proof *pf, const dab_proof_rec *r, dab_err *err);
+
+/* Records held, in the order added.  RETURN: the array; *n its length. */
+const dab_proof_rec *dab_proof_records(const dab_proof *pf, size_t *n);
+
+/* The interval [*lo, *hi] the records give for position p (canonicalised);
+** [-n, n] when there is none.  RETURN: true if some record names p. */
+bool dab_proof_bounds(const dab_proof *pf, uint64_t p, int *lo, int *hi);
+
+/*
+** Evaluates the tree against the records.
+** PARAMETERS: sum receives the summary; open (may be NULL) receives up to
+** max_open open leaves, in depth-first order of the tree (the order in
+** which a run solves them).
+** RETURN: DAB_OK, or DAB_ENOMEM.
+** NOTES: cost grows with the active tree (about branching^(D/2) nodes).
+*/
+dab_status dab_proof_eval(dab_proof *pf, dab_proof_summary *sum, dab_proof_claim *open, size_t max_open,
+                          size_t *nopen, dab_err *err);
+
+/*
+** The open inner nodes at the given depth of the active tree (nodes that
+** are split, not leaves), in depth-first order: the first one holds the
+** first open leaf below it.  A run may try such a node directly (one
+** search for the whole subtree) before solving its leaves.
+** RETURN: DAB_OK (*n nodes in out, at most max), or DAB_ENOMEM.
+*/
+dab_status dab_proof_open_at(dab_proof *pf, int depth, dab_proof_claim *out, size_t max, size_t *n, dab_err *err);
+
+/*
+** Searches one claim with ab (a solver for the same board) by one
+** null-window test (dab_ab_test_failsoft): GE b is value >= b, LE b is
+** NOT value >= b+1.
+** PARAMETERS: out receives the record with its fail-soft bound (date and
+** host filled in; threads from ab's options).
+** RETURN: as dab_ab_test (DAB_ECANCELED: abandoned, *out untouched).
+** NOTES: resets ab's statistics counters.
+*/
+dab_status dab_proof_solve_claim(dab_proof *pf, dab_ab *ab, const dab_proof_claim *c, dab_proof_rec *out,
+                                 dab_err *err);
+
+/* ---- Text ------------------------------------------------------------- */
+
+/* The record as one line (no newline).  RETURN: buf, or NULL if too small
+** (needs nlines + 200 bytes). */
+char *dab_proof_format_rec(const dab_proof *pf, const dab_proof_rec *r, char *buf, size_t len);
+
+/*
+** Parses one record line (as dab_proof_format_rec writes it; key=value
+** fields in any order, unknown keys ignored).
+** RETURN: DAB_OK, or DAB_EINPUT with a message saying what is wrong (other
+** board, bad position, claim, result, or a BOUND that is not implied by
+** claim and result nor stronger in the same direction, or outside the
+** box count).
+*/
+dab_status dab_proof_parse_rec(const dab_proof *pf, const char *line, dab_proof_rec *r, dab_err *err);
+
+/* Writes ">=+2" / "<=-1" into buf (>= 8 bytes).  RETURN: buf. */
+char *dab_proof_claim_text(int dir, int bound, char *buf);
+
+/* ---- Directories -------------------------------------------------------
+**
+**   DIR/README.md      one line: what the directory is
+**   DIR/proof.txt      the spec: board, root, claim, depth (written once)
+**   DIR/rec-*.txt      records, one file per run (see docs/proofs.md)
+*/
+
+/*
+** Reads DIR/proof.txt into spec.
+** RETURN: DAB_OK (*exists true); DAB_OK with *exists false when DIR or
+** the file does not exist; DAB_ECORRUPT for a malformed file; DAB_EIO.
+*/
+dab_status dab_proof_read_spec(const char *dir, dab_proof_spec *spec, bool *exists, dab_err *err);
+
+/*
+** Creates DIR (and its parent chain) if needed and writes README.md and
+** proof.txt (atomically).  RETURN: DAB_OK or DAB_EIO.
+*/
+dab_status dab_proof_write_spec(const char *dir, const dab_proof_spec *spec, dab_err *err);
+
+/* The spec in the text form proof.txt uses for the claim ("=+0",
+** ">=+0", "<=+2", ">=-1,<=+3").  RETURN: buf (>= 24 bytes). */
+char *dab_proof_spec_claim_text(const dab_proof_spec *spec, char *buf);
+
+/* Parses a claim text as written by dab_proof_spec_claim_text into spec.
+** RETURN: DAB_OK or DAB_EINPUT. */
+dab_status dab_proof_parse_claim(const char *text, dab_proof_spec *spec, dab_err *err);
+
+/* What loading a directory met. */
+typedef struct dab_proof_load_info {
+  int files;                    /* rec-*.txt files read */
+  uint64_t lines;               /* record lines accepted */
+  int torn;                     /* unterminated last lines ignored */
+  int bad;                      /* malformed or contradicting lines ignored */
+  char first_problem[320];      /* "FILE:LINE: what" for the first torn/bad line */
+} dab_proof_load_info;
+
+/*
+** Adds the records of every DIR/rec-*.txt (sorted by name).  A last line
+** without its newline (a torn write) and malformed lines are skipped and
+** counted in info; they never stop the load.
+** RETURN: DAB_OK, or DAB_EIO when DIR cannot be read.
+*/
+dab_status dab_proof_load_dir(dab_proof *pf, const char *dir, dab_proof_load_info *info, dab_err *err);
+
+/* File name of source index i (NULL if none). */
+const char *dab_proof_source_name(const dab_proof *pf, int i);
+
+/*
+** Appends one line to the file at path: the old content plus the line is
+** written to a temporary file in the same directory, flushed, and renamed
+** over path, so a reader sees either the old or the new file, never half
+** a line.  A missing file is created with header (may be NULL) first.
+** RETURN: DAB_OK or DAB_EIO (path unchanged).
+** NOTES: one writer per file: concurrent runs use distinct files.
+*/
+dab_status dab_proof_append_line(const char *path, const char *header, const char *line, dab_err *err);
+
+/* Header comment of a records file (several '#' lines, newline-terminated). */
+const char *dab_proof_rec_header(void);
+
+#endif

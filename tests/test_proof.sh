@@ -1,0 +1,128 @@
+#!/usr/bin/env bash
+# test_proof.sh: `dab solve POS --proof DIR`: run, resume, verify, re-check,
+# torn and tampered records, options (docs/proofs.md).
+source "$(dirname "$0")/clitest.sh"
+
+P=$T/p33
+# a new proof needs a claim
+run solve 3x3 --proof "$P" --depth 2
+check "new proof without --claim is refused" test "$rc" = 2
+check "... and says so" grep -q -- "--claim" <<<"$err"
+check "... and writes nothing" test ! -e "$P/proof.txt"
+
+# a full run: 3x3 = -3 (known-values.md)
+run solve 3x3 --proof "$P" --claim =-3 --depth 2 --hash 64M
+check "full run exits 0" test "$rc" = 0
+check "full run proves it" grep -q ": proved" <<<"$out"
+check "proof.txt written" grep -q "^depth 2" "$P/proof.txt"
+check "README written" test -s "$P/README.md"
+check "records written" test "$(cat "$P"/rec-*.txt | grep -vc '^#')" -gt 3
+run solve 3x3 --proof "$P" --verify
+check "verify proves it" test "$rc" = 0
+check "verify says so" grep -q "^verified" <<<"$out"
+run solve 3x3 --proof "$P" --verify --json
+check "verify json state" test "$(json_get "$out" 'd["state"]')" = proved
+check "verify json value" test "$(json_get "$out" 'd["value"]')" = -3
+run solve 3x3 --proof "$P" --verify --recheck 1000 --seed 7 --hash 64M --json
+check "honest records pass the re-check" test "$rc" = 0
+check "every record re-checked" test "$(json_get "$out" 'd["rechecked"]==d["records"] and d["recheck_wrong"]==0')" = True
+
+# what a resumed run must refuse
+run solve 3x3 --proof "$P" --depth 3
+check "other depth refused" test "$rc" = 2
+check "... naming the depth" grep -q "depth 2" <<<"$err"
+run solve 3x3 --proof "$P" --claim =-1
+check "other claim refused" test "$rc" = 2
+run solve 3x3@0 --proof "$P"
+check "other root refused" test "$rc" = 2
+run solve 3x3 --proof "$T/none" --verify
+check "verify of no proof fails" test "$rc" = 1
+run solve 3x3 --proof "$P" --recheck 3
+check "--recheck without --verify refused" test "$rc" = 2
+run solve 3x3 --proof "$P" --part 2/2
+check "bad --part refused" test "$rc" = 2
+run solve 3x3 --proof "$P" --budget x
+check "bad --budget refused" test "$rc" = 2
+
+# a wrong claim is refuted: 3x3 >= -1
+run solve 3x3 --proof "$T/wrong" --claim '>=-1' --depth 2 --hash 64M --json
+check "wrong claim: state refuted" test "$(json_get "$out" 'd["state"]')" = refuted
+run solve 3x3 --proof "$T/wrong" --verify
+check "wrong claim does not verify" test "$rc" = 1
+check "... and says refuted" grep -q "REFUTE" <<<"$out"
+
+# resume: nothing solved under a spent budget, then a torn last line
+Q=$T/q
+run solve 3x4 --proof "$Q" --claim =0 --depth 2 --budget 0.001 --json
+check "zero budget: open" test "$(json_get "$out" 'd["state"]+str(d["run"]["solved"])')" = open0
+run solve 3x4 --proof "$Q" --list
+nlist=$(grep -c . <<<"$out")
+check "list shows open subproblems" test "$nlist" -gt 5
+run solve 3x4 --proof "$Q" --list --part 0/2
+n0=$(grep -c . <<<"$out")
+run solve 3x4 --proof "$Q" --list --part 1/2
+n1=$(grep -c . <<<"$out")
+check "--part splits the list" test "$((n0 + n1))" = "$nlist" -a "$n0" -gt 0 -a "$n1" -gt 0
+run solve 3x4 --proof "$Q" --part 1/2 --hash 64M --json
+check "part 1/2 leaves the proof open" test "$(json_get "$out" 'd["state"]')" = open
+check "part 1/2 solved its share" test "$(json_get "$out" 'd["run"]["solved"]')" = "$n1"
+run solve 3x4 --proof "$Q" --hash 64M --json
+check "resume completes the proof" test "$(json_get "$out" 'd["state"]')" = proved
+check "resume solved only the rest" test "$(json_get "$out" 'd["run"]["solved"]')" = "$n0"
+f=$(ls "$Q"/rec-*.txt | tail -n 1)
+head -c -10 "$f" > "$T/cut" && cat "$T/cut" > "$f"
+run solve 3x4 --proof "$Q" --verify
+check "torn line: not verified" test "$rc" = 1
+check "torn line reported" grep -q "torn" <<<"$err"
+check "the missing subproblem named" grep -q "still open" <<<"$out"
+run solve 3x4 --proof "$Q" --hash 64M --json
+check "resume after a torn line solves one" test "$(json_get "$out" 'd["run"]["solved"]')" = 1
+run solve 3x4 --proof "$Q" --verify
+check "then it verifies" test "$rc" = 0
+
+# tampering: flip one record (consistently, so only a re-check sees it)
+$PY - "$P" <<'PY'
+import glob, re, sys
+f = sorted(glob.glob(sys.argv[1] + "/rec-*.txt"))[0]
+lines = open(f).read().split("\n")
+for i, l in enumerate(lines):
+    if not l or l[0] == "#": continue
+    pos, claim, res, bound, rest = l.split(" ", 4)
+    b = int(claim[2:])
+    if claim[:2] == ">=":
+        nb = ("<=%+d" % (b - 2)) if res == "proved" else (">=%+d" % b)
+    else:
+        nb = (">=%+d" % (b + 2)) if res == "proved" else ("<=%+d" % b)
+    lines[i] = " ".join([pos, claim, "refuted" if res == "proved" else "proved", nb, rest])
+    break
+open(f, "w").write("\n".join(lines))
+PY
+run solve 3x3 --proof "$P" --verify --recheck 1000 --hash 64M
+check "tampered record: re-check fails" test "$rc" = 1
+check "... naming the bad record" grep -q "BAD RECORD" <<<"$err"
+
+# --direct: a node two plies above the split proved as one search
+run solve 3x4 --proof "$T/d1" --claim =0 --depth 4 --hash 64M --json
+r1=$(json_get "$out" 'd["records"]')
+run solve 3x4 --proof "$T/d2" --claim =0 --depth 4 --direct 30 --hash 64M --json
+check "--direct proves it" test "$(json_get "$out" 'd["state"]')" = proved
+check "--direct needs fewer records" test "$(json_get "$out" 'd["records"]')" -lt "$r1"
+run solve 3x4 --proof "$T/d2" --verify
+check "--direct proof verifies" test "$rc" = 0
+# a direct attempt that runs out of time is noted, then its leaves follow
+run solve 4x4 --proof "$T/d3" --claim =0 --depth 4 --direct 0.3 --budget 3 --hash 64M
+check "--direct gives up on a big node" grep -q "abandoned direct" <<<"$out"
+check "... noted in the records" grep -q "^# open direct 4x4:" "$T"/d3/rec-*.txt
+
+# two runs at once on one directory: distinct files, nothing corrupt
+R=$T/r
+"$DAB" solve 3x4 --proof "$R" --claim =0 --depth 3 --budget 0.001 >/dev/null 2>&1
+"$DAB" solve 3x4 --proof "$R" --hash 64M >/dev/null 2>&1 &
+"$DAB" solve 3x4 --proof "$R" --hash 64M >/dev/null 2>&1
+wait
+run solve 3x4 --proof "$R" --verify
+check "concurrent runs: verified" test "$rc" = 0
+check "concurrent runs: no torn or bad lines" test -z "$err"
+check "concurrent runs: two record files" test "$(ls "$R"/rec-*.txt | wc -l)" = 2
+
+finish test_proof_sh
