@@ -28,6 +28,7 @@ flags() {
     graph0) echo "--graph 0" ;;
     etc) echo "--etc 0" ;;
     no-rotate) echo "--no-rotate" ;;
+    rotate) echo "--rotate" ;;
     no-abdada) echo "--no-abdada" ;;
     plain) echo "--plain" ;;
     always) echo "--policy always" ;;

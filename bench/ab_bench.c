@@ -52,6 +52,7 @@ int main(int argc, char **argv) {
     else if (!strcmp(a, "--no-graph")) o.graph_keys = false;
     else if (!strcmp(a, "--no-abdada")) o.abdada = false;
     else if (!strcmp(a, "--no-rotate")) o.smp_rotate = false;
+    else if (!strcmp(a, "--rotate")) o.smp_rotate = true;
     else if (!strcmp(a, "--ttmin") && i + 1 < argc) o.tt_min_free = atoi(argv[++i]);
     else if (!strcmp(a, "--etc") && i + 1 < argc) o.etc = true, o.etc_min_free = atoi(argv[++i]);
     else if (!strcmp(a, "--hash") && i + 1 < argc) o.hash_bytes = strtoull(argv[++i], NULL, 10) << 20;

@@ -83,7 +83,7 @@ void dab_ab_default_opts(dab_ab_opts *o) {
   o->graph_keys = true;
   o->graph_min_free = 8;
   o->abdada = true;
-  o->smp_rotate = true;
+  o->smp_rotate = false;
   o->etc = false;
   o->etc_min_free = 0;
 }
