@@ -718,6 +718,8 @@ static dab_status run_test(dab_ab *ab, uint64_t p, int nrem, int beta, int *resu
     ab->st.sle_leaves += ws[i].sle;
     ab->st.loony_skips += ws[i].loony;
     ab->st.deferrals += ws[i].deferrals;
+    ab->st.etc_cuts += ws[i].etc_cuts;
+    ab->st.etc_dups += ws[i].etc_dups;
     if (winner < 0 && !ws[i].stop) winner = i;
   }
   ab->st.tests++;

@@ -101,6 +101,7 @@ typedef struct dab_ab_stats {
   uint64_t sle_leaves;          /* positions valued by the SLE formula */
   uint64_t loony_skips;         /* moves skipped by the loony bound */
   uint64_t deferrals;           /* moves put off because another thread was on them */
+  uint64_t etc_cuts, etc_dups;  /* ETC: nodes cut by a child's entry; children dropped as repeats */
   uint64_t tests;               /* null-window root searches */
   double seconds;
 } dab_ab_stats;
