@@ -163,3 +163,19 @@ void cli_print_components_json(FILE *f, const dab_sc_view *v) {
             v->comp[i].coins);
   fprintf(f, "]");
 }
+
+uint64_t cli_parse_size(const char *s) {
+  if (!s || !*s) return 0;
+  char *end;
+  double v = strtod(s, &end);
+  if (end == s || v <= 0) return 0;
+  double mul = 1;
+  if (*end == 'k' || *end == 'K') mul = 1024.0, end++;
+  else if (*end == 'm' || *end == 'M') mul = 1024.0 * 1024, end++;
+  else if (*end == 'g' || *end == 'G') mul = 1024.0 * 1024 * 1024, end++;
+  if (*end == 'i' && end[1] == 'B') end += 2;
+  else if (*end == 'B') end++;
+  if (*end) return 0;
+  double b = v * mul;
+  return b < 64 || b > 1e13 ? 0 : (uint64_t)b;
+}

@@ -82,6 +82,11 @@ dab_cancel_flag *cli_cancel_on_signal(void);
 ** matter (>= 64 MiB), before the work starts. */
 void cli_announce_memory(const char *cmd, const char *what, unsigned long long bytes);
 
+/* Parses a size: 512M, 4G, 64k, 1048576 (an optional "iB" or "B" after
+** the unit).  RETURN: bytes, or 0 when s is not a size of 64 bytes to
+** 10^13. */
+uint64_t cli_parse_size(const char *s);
+
 /* Processor count, for default --threads. */
 int cli_cores(void);
 

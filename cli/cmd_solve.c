@@ -55,23 +55,6 @@ typedef struct solve_cfg {
   uint64_t node_limit;
 } solve_cfg;
 
-/* Parses 512M / 4G / 1048576 into bytes; 0 on error. */
-static uint64_t parse_size(const char *s) {
-  if (!s || !*s) return 0;
-  char *end;
-  double v = strtod(s, &end);
-  if (end == s || v <= 0) return 0;
-  double mul = 1;
-  if (*end == 'k' || *end == 'K') mul = 1024.0, end++;
-  else if (*end == 'm' || *end == 'M') mul = 1024.0 * 1024, end++;
-  else if (*end == 'g' || *end == 'G') mul = 1024.0 * 1024 * 1024, end++;
-  if (*end == 'i' && end[1] == 'B') end += 2;
-  else if (*end == 'B') end++;
-  if (*end) return 0;
-  double b = v * mul;
-  return b < 64 || b > 1e13 ? 0 : (uint64_t)b;
-}
-
 /* The table when --hash is not given: 16 MiB at 24 lines, doubling per
 ** line (a search stores about one entry per 10-20 nodes, and the nodes
 ** grow 1.6-1.9x per line), at most 8 GiB or half the available memory. */
@@ -298,7 +281,7 @@ int dab_cmd_solve(int argc, char **argv) {
       c.threads = (int)n;
     } else if (!strcmp(a, "--hash")) {
       const char *s = i + 1 < argc ? argv[++i] : NULL;
-      c.hash = parse_size(s);
+      c.hash = cli_parse_size(s);
       if (!c.hash) {
         fprintf(stderr, "dab solve: --hash needs a size such as 512M or 4G, got '%s'\n", s ? s : "");
         return CLI_USAGE;

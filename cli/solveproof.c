@@ -52,23 +52,6 @@ typedef struct proof_cfg {
   int part_i, part_n;
 } proof_cfg;
 
-/* Parses 512M / 4G / 1048576 into bytes; 0 on error. */
-static uint64_t parse_size(const char *s) {
-  if (!s || !*s) return 0;
-  char *end;
-  double v = strtod(s, &end);
-  if (end == s || v <= 0) return 0;
-  double mul = 1;
-  if (*end == 'k' || *end == 'K') mul = 1024.0, end++;
-  else if (*end == 'm' || *end == 'M') mul = 1024.0 * 1024, end++;
-  else if (*end == 'g' || *end == 'G') mul = 1024.0 * 1024 * 1024, end++;
-  if (*end == 'i' && end[1] == 'B') end += 2;
-  else if (*end == 'B') end++;
-  if (*end) return 0;
-  double b = v * mul;
-  return b < 64 || b > 1e13 ? 0 : (uint64_t)b;
-}
-
 static double now_sec(void) {
   struct timespec ts;
   clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -634,7 +617,7 @@ int dab_solve_proof(int argc, char **argv) {
       else cfg.leaf_limit = s;
       i++;
     } else if (!strcmp(a, "--hash")) {
-      cfg.hash = parse_size(v);
+      cfg.hash = cli_parse_size(v);
       if (!cfg.hash) {
         fprintf(stderr, "dab solve: --hash needs a size such as 512M or 4G, got '%s'\n", v ? v : "");
         return CLI_USAGE;
