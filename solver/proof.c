@@ -422,9 +422,34 @@ static int node_state(dab_proof *pf, uint64_t pos, int dir, int bound, int depth
   return state;
 }
 
+/* Lists claim (pos, dir, bound) at depth as open, while there is room. */
+static void add_open(dab_proof *pf, uint64_t pos, int dir, int bound, int depth) {
+  if (pf->open && pf->nopen < pf->max_open) {
+    dab_proof_claim *c = &pf->open[pf->nopen++];
+    c->pos = pos, c->dir = dir, c->bound = bound, c->depth = depth;
+  }
+}
+
+typedef void (*walk_fn)(dab_proof *pf, uint64_t pos, int dir, int bound, int depth, int target);
+
+/* Calls visit on every non-trivial child of the active tree below a node
+** (an OR node's active candidate only, every child of an AND node). */
+static void walk_children(dab_proof *pf, uint64_t pos, int dir, int bound, int active, int depth, int target,
+                          walk_fn visit) {
+  child_list cl;
+  make_children(pf, pos, &cl);
+  for (int i = 0; i < cl.n; i++) {
+    if (dir == DAB_PROOF_GE && i != active) continue;
+    int cd, cb;
+    child_claim(dir, bound, cl.k[i], &cd, &cb);
+    if (trivial_state(&pf->g, cl.key[i], cd, &cb)) continue;
+    visit(pf, cl.key[i], cd, cb, depth + 1, target);
+  }
+}
+
 /* Walks the active tree of a node whose state is known: lists open leaves,
-** counts the records a proved part uses (each node once). */
-static void collect(dab_proof *pf, uint64_t pos, int dir, int bound, int depth) {
+** counts the records a proved part uses (each node once; target unused). */
+static void collect(dab_proof *pf, uint64_t pos, int dir, int bound, int depth, int target) {
   bool fresh;
   memo_slot *m = memo_get(pf, pos, dir, bound, depth, &fresh);
   if (!m || fresh || m->collected) return;
@@ -436,23 +461,12 @@ static void collect(dab_proof *pf, uint64_t pos, int dir, int bound, int depth) 
   }
   if (how == 0) { /* an open leaf */
     if (state != DAB_PROOF_OPEN) return;
-    if (pf->open && pf->nopen < pf->max_open) {
-      dab_proof_claim *c = &pf->open[pf->nopen++];
-      c->pos = pos, c->dir = dir, c->bound = bound, c->depth = depth;
-    }
+    add_open(pf, pos, dir, bound, depth);
     pf->sum->leaves_open++;
     return;
   }
   if (state == DAB_PROOF_REFUTED) return;
-  child_list cl;
-  make_children(pf, pos, &cl);
-  for (int i = 0; i < cl.n; i++) {
-    if (dir == DAB_PROOF_GE && i != active) continue;
-    int cd, cb;
-    child_claim(dir, bound, cl.k[i], &cd, &cb);
-    if (trivial_state(&pf->g, cl.key[i], cd, &cb)) continue;
-    collect(pf, cl.key[i], cd, cb, depth + 1);
-  }
+  walk_children(pf, pos, dir, bound, active, depth, target, collect);
 }
 
 /* Walks the active open tree down to `target` depth, listing the open
@@ -462,24 +476,12 @@ static void collect_at(dab_proof *pf, uint64_t pos, int dir, int bound, int dept
   memo_slot *m = memo_get(pf, pos, dir, bound, depth, &fresh);
   if (!m || fresh || m->seen) return;
   m->seen = true;
-  int state = m->state, how = m->how, active = m->active;
-  if (state != DAB_PROOF_OPEN || how != 2) return;
+  if (m->state != DAB_PROOF_OPEN || m->how != 2) return;
   if (depth == target) {
-    if (pf->open && pf->nopen < pf->max_open) {
-      dab_proof_claim *c = &pf->open[pf->nopen++];
-      c->pos = pos, c->dir = dir, c->bound = bound, c->depth = depth;
-    }
+    add_open(pf, pos, dir, bound, depth);
     return;
   }
-  child_list cl;
-  make_children(pf, pos, &cl);
-  for (int i = 0; i < cl.n; i++) {
-    if (dir == DAB_PROOF_GE && i != active) continue;
-    int cd, cb;
-    child_claim(dir, bound, cl.k[i], &cd, &cb);
-    if (trivial_state(&pf->g, cl.key[i], cd, &cb)) continue;
-    collect_at(pf, cl.key[i], cd, cb, depth + 1, target);
-  }
+  walk_children(pf, pos, dir, bound, m->active, depth, target, collect_at);
 }
 
 static int cmp_double(const void *a, const void *b) {
@@ -507,7 +509,7 @@ dab_status dab_proof_eval(dab_proof *pf, dab_proof_summary *sum, dab_proof_claim
     int s = trivial_state(&pf->g, root, parts[i][0], &b);
     if (!s) {
       s = node_state(pf, root, parts[i][0], b, 0);
-      collect(pf, root, parts[i][0], b, 0);
+      collect(pf, root, parts[i][0], b, 0, -1);
     }
     if (s == DAB_PROOF_REFUTED) state = DAB_PROOF_REFUTED;
     else if (s == DAB_PROOF_OPEN && state != DAB_PROOF_REFUTED) state = DAB_PROOF_OPEN;
