@@ -7,6 +7,9 @@
 #   VARIANTS="default no-sle ..." selects configurations (see below)
 #   HASH=MiB (default 4096)  THREADS=N (default 1)  REPEAT=N (default 1)
 #   LIMIT=NODES stops a run early (reported as "stopped")
+#   BASE=PATH adds variant "base": that ab_bench binary (an older build, e.g.
+#     from a git worktree of the last release) with its defaults, as the
+#     same-run baseline
 set -uo pipefail
 cd "$(dirname "$0")/.."
 ./build.sh >/dev/null || { echo "bench/ab.sh: build failed" >&2; exit 1; }
@@ -16,7 +19,7 @@ HASH=${HASH:-4096} THREADS=${THREADS:-1} REPEAT=${REPEAT:-1} LIMIT=${LIMIT:-0}
 VARIANTS=${VARIANTS:-"default no-graph etc no-chainmoves no-loony no-sle no-decline no-border no-sacorder no-parity"}
 flags() {
   case "$1" in
-    default) echo "" ;;
+    default|base) echo "" ;;
     no-sle) echo "--no-sle" ;;
     no-decline) echo "--no-decline" ;;
     no-border) echo "--no-border" ;;
@@ -43,7 +46,9 @@ for b in "${boards[@]}"; do
     for ((r = 0; r < REPEAT; r++)); do
       lim=()
       ((LIMIT > 0)) && lim=(--limit "$LIMIT")
-      out=$( { /usr/bin/time -f 'RSS %M' nice -n 5 build/bench/ab_bench "$b" $(flags "$v") \
+      bin=build/bench/ab_bench
+      [ "$v" = base ] && bin=${BASE:?BASE=path/to/ab_bench needed for variant base}
+      out=$( { /usr/bin/time -f 'RSS %M' nice -n 5 "$bin" "$b" $(flags "$v") \
                --hash "$HASH" --threads "$THREADS" "${lim[@]}"; } 2>&1 )
       val=$(sed -nE 's/.* value ([-+0-9]+) .*/\1/p' <<<"$out" | tail -1)
       nodes=$(sed -nE 's/.* nodes ([0-9]+) .*/\1/p' <<<"$out" | tail -1)

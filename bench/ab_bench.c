@@ -88,9 +88,9 @@ int main(int argc, char **argv) {
   dab_ab_stats s;
   dab_ab_get_stats(ab, &s);
   if (st) printf("stopped: %s\n", err.msg);
-  printf("%s value %+d nodes %llu tests %llu tt_probes %llu tt_hits %llu sle %llu loony %llu deferred %llu seconds %.3f knps %.0f\n",
+  printf("%s value %+d nodes %llu tests %llu tt_probes %llu tt_hits %llu graph_keys %llu sle %llu loony %llu deferred %llu seconds %.3f knps %.0f\n",
          argv[1], v, (unsigned long long)s.nodes, (unsigned long long)s.tests,
-         (unsigned long long)s.tt_probes, (unsigned long long)s.tt_hits, (unsigned long long)s.sle_leaves, (unsigned long long)s.loony_skips, (unsigned long long)s.deferrals,
+         (unsigned long long)s.tt_probes, (unsigned long long)s.tt_hits, (unsigned long long)s.graph_keys, (unsigned long long)s.sle_leaves, (unsigned long long)s.loony_skips, (unsigned long long)s.deferrals,
          s.seconds, s.seconds > 0 ? (double)s.nodes / s.seconds / 1000 : 0);
   dab_ab_free(ab);
   return st ? 1 : 0;

@@ -481,6 +481,16 @@ static int do_run(const proof_cfg *cfg, dab_proof *pf, const dab_proof_load_info
       ** next leaves; once given up on, its leaves come next */
       next = pick_next(cfg, direct, nd, NULL, 0);
       if (next && pick_next(cfg, next, 1, skipped, nskipped) == NULL) next = NULL;
+      /* an earlier run already spent this long on it: split it now */
+      double before = next ? dab_proof_gave_up(pf, next) : 0;
+      if (next && before > 0 && before >= 0.99 * cfg->direct) {
+        char label[DAB_MAX_LINES + 64];
+        claim_label(pf, next, label, sizeof label);
+        if (!cfg->json) printf("skipping direct %s: an earlier run gave up after %.0f s\n", label, before);
+        fflush(stdout);
+        if (nskipped < 1024) skipped[nskipped++] = *next;
+        next = NULL;
+      }
       if (next) limit = cfg->direct, kind = "direct ";
     }
     if (!next) next = pick_next(cfg, open, nopen, skipped, nskipped);

@@ -475,9 +475,8 @@ void solvestore_finish(dab_ab *ab, uint64_t root, const dab_analysis *a, bool va
       val = k ? val - k : -val;
       p |= 1ull << pv[i];
     }
-    /* Exact values the warm table knows within two plies. */
-    const dab_tt *tt = dab_ab_tt(ab);
-    bool border = dab_ab_options(ab)->border_equiv;
+    /* Exact values the warm table knows within two plies (under the
+    ** search's own keys: graph keys above 8 free lines). */
     size_t nseen = 0;
     for (uint64_t f1 = g->all_lines & ~root; f1; f1 &= f1 - 1) {
       uint64_t c1 = root | (f1 & -f1);
@@ -489,7 +488,7 @@ void solvestore_finish(dab_ab *ab, uint64_t root, const dab_analysis *a, bool va
         if (!dup && nseen < cap) {
           seen[nseen++] = key;
           dab_tt_hit hit;
-          if (open_boxes(c) && dab_tt_probe(tt, dab_sym_canon64(S.sym, c, border, NULL), &hit) &&
+          if (open_boxes(c) && dab_ab_probe(ab, c, &hit) &&
               hit.lower == hit.upper && n < cap) {
             pos[n] = c;
             recs[n++] = (dabtb_solved){hit.lower, hit.upper, -1, 0, 0};

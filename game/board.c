@@ -35,7 +35,10 @@ dab_status dab_geom_init(dab_geom *g, int rows, int cols, dab_err *err) {
   for (int b = 0; b < g->nboxes; b++)
     for (int s = 0; s < 4; s++) {
       int m = g->box_line[b][s];
-      if (g->line_box[m][1] < 0) g->box_border[b]++;
+      if (g->line_box[m][1] < 0) {
+        g->box_border[b]++;
+        if (b < 64) g->edge_boxes[s] |= 1ull << b;
+      }
     }
   g->all_lines = g->nlines >= 64 ? ~0ull : (1ull << g->nlines) - 1;
   return DAB_OK;

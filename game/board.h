@@ -47,6 +47,7 @@ typedef struct dab_geom {
   uint64_t box_mask[DAB_MAX_BOXES];           /* the 4 lines of each box */
   uint64_t all_lines;                         /* mask of every line */
   uint64_t side_mask[4];                      /* lines that are side s of some box */
+  uint64_t edge_boxes[4];                     /* boxes whose side s is on the edge (box bits) */
 } dab_geom;
 
 /*
@@ -162,6 +163,29 @@ static inline uint64_t dab64_three_sided(const dab_geom *g, uint64_t p) {
 /* Mask of every box number. */
 static inline uint64_t dab64_all_boxes(const dab_geom *g) {
   return g->nboxes >= 64 ? ~0ull : (1ull << g->nboxes) - 1;
+}
+
+/* Boxes with exactly two sides drawn: one pair of opposite sides both
+** drawn and the other pair empty, or one side of each pair. */
+static inline uint64_t dab64_two_sided_v(dab64_sides4 v) {
+  uint64_t tb = v.top & v.bottom, lr = v.left & v.right, t1 = v.top ^ v.bottom, l1 = v.left ^ v.right;
+  return (tb & ~lr & ~l1) | (lr & ~tb & ~t1) | (t1 & l1);
+}
+
+/* Boxes with all four sides drawn. */
+static inline uint64_t dab64_complete_v(dab64_sides4 v) { return v.top & v.bottom & v.left & v.right; }
+
+/* Every line that is a side of some box of `boxes` (a box mask): pdep
+** puts box b's bit on the b-th line of each side mask, its side s. */
+static inline uint64_t dab64_lines_of_boxes(const dab_geom *g, uint64_t boxes) {
+  return dab_pdep64(boxes, g->side_mask[DAB_SIDE_TOP]) | dab_pdep64(boxes, g->side_mask[DAB_SIDE_BOTTOM]) |
+         dab_pdep64(boxes, g->side_mask[DAB_SIDE_LEFT]) | dab_pdep64(boxes, g->side_mask[DAB_SIDE_RIGHT]);
+}
+
+/* Lines lying between two boxes of `boxes` (both neighbours in the mask). */
+static inline uint64_t dab64_lines_between(const dab_geom *g, uint64_t boxes) {
+  return (dab_pdep64(boxes, g->side_mask[DAB_SIDE_TOP]) & dab_pdep64(boxes, g->side_mask[DAB_SIDE_BOTTOM])) |
+         (dab_pdep64(boxes, g->side_mask[DAB_SIDE_LEFT]) & dab_pdep64(boxes, g->side_mask[DAB_SIDE_RIGHT]));
 }
 
 /* ---- A game in progress (for play; solvers use bare line sets) -------- */

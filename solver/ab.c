@@ -6,6 +6,7 @@
 #include <pthread.h>
 #include <sys/mman.h>
 #include <stdio.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -24,7 +25,9 @@
 /* Graph-key cache (see position_key): one for all threads, lock-free.
 ** An entry holds tag = p ^ key ^ check, so a torn entry (words from two
 ** stores) fails the tag test and reads as a miss. */
+#ifndef KEYCACHE_BITS
 #define KEYCACHE_BITS 21
+#endif
 
 typedef struct keycache_entry {
   uint64_t tag, key, check;
@@ -53,7 +56,7 @@ typedef struct ab_worker {
   dab_ab *ab;
   int id;
   int stop;
-  uint64_t nodes, probes, hits, cuts, sle, loony, etc_cuts, etc_dups, deferrals;
+  uint64_t nodes, probes, hits, cuts, sle, loony, etc_cuts, etc_dups, deferrals, keys;
   uint64_t node_base;         /* ab->st.nodes at the start of the test */
   struct keycache_entry *keycache; /* the solver's graph-key cache, or NULL */
   /* The test this worker runs. */
@@ -241,16 +244,6 @@ static int poll_worker(ab_worker *w) {
     }
   }
   return 0;
-}
-
-/* True when every open box has exactly two sides drawn: the cheap
-** prefilter before the full SLE test (an SLE has only such coins). */
-static inline bool every_open_box_two_sided(const dab_geom *g, uint64_t p) {
-  for (int b = 0; b < g->nboxes; b++) {
-    int s = dab64_sides(g, p, b);
-    if (s != 2 && s != 4) return false;
-  }
-  return true;
 }
 
 static inline int other_box(const dab_geom *g, int line, int b) {
@@ -457,6 +450,7 @@ static int search(ab_worker *w, uint64_t p, int nrem, int alpha, int beta, int p
   int ttmove = -1;
   if (use_tt) {
     position_key(ab, w->keycache, p, &pk);
+    w->keys += pk.labelled;
     dab_tt_hit hit;
     w->probes++;
     if (dab_tt_probe_checked(&ab->tt, pk.key, pk.check, &hit)) {
@@ -469,7 +463,10 @@ static int search(ab_worker *w, uint64_t p, int nrem, int alpha, int beta, int p
       ttmove = code_move(ab, p, &pk, hit.move);
     }
   }
-  if (ab->o.sle && !three && every_open_box_two_sided(g, p)) {
+  /* Box classes as bit masks, for the SLE test and the move list. */
+  const dab64_sides4 sides = dab64_side_vectors(g, p);
+  const uint64_t two = dab64_two_sided_v(sides);
+  if (ab->o.sle && !three && (two | dab64_complete_v(sides)) == dab64_all_boxes(g)) {
     int16_t chains[DAB_MAX_BOXES], loops[DAB_MAX_BOXES];
     int nch = 0, nlp = 0;
     dab_lineset ls = dab_ls_from_word(p);
@@ -491,6 +488,12 @@ static int search(ab_worker *w, uint64_t p, int nrem, int alpha, int beta, int p
   uint64_t seen_groups = 0, seen_chains = 0, not_isolated = 0;
   uint64_t freel = g->all_lines & ~p;
   const bool chain_moves = ab->o.chain_moves && !three;
+  /* Lines that give one box or two; lines whose every box is two-sided
+  ** (only those can lie in an isolated chain or loop: chain_of). */
+  const uint64_t gives_some = freel & dab64_lines_of_boxes(g, two);
+  const uint64_t gives_two = freel & dab64_lines_between(g, two);
+  const uint64_t chain_lines =
+      !three && (chain_moves || ab->o.loony_bound) ? freel & ~dab64_lines_of_boxes(g, dab64_all_boxes(g) & ~two) : 0;
   if (ttmove >= 0 && chain_moves) {
     int len, end;
     uint64_t boxes;
@@ -504,7 +507,7 @@ static int search(ab_worker *w, uint64_t p, int nrem, int alpha, int beta, int p
   for (int i = 0; i < g->nlines; i++) {
     int m = ab->order[i];
     if (!(freel >> m & 1)) continue;
-    if (chain_moves) {
+    if (chain_moves && (chain_lines >> m & 1)) {
       /* One opening per isolated loop (all are alike) and per isolated
       ** chain of >= 3 coins (an end string: the opponent's options after
       ** any other opening include those after it). */
@@ -532,14 +535,10 @@ static int search(ab_worker *w, uint64_t p, int nrem, int alpha, int beta, int p
       if (ttmove >= 0 && (ab->group_of[m] >> ttmove & 1)) continue;
     }
     if (m == ttmove) continue;
-    if (ab->o.order_sacrifices_last) {
-      int gives = 0;
-      for (int j = 0; j < 2; j++) {
-        int b = g->line_box[m][j];
-        if (b >= 0 && dab64_sides(g, p, b) == 2) gives++;
-      }
-      if (gives == 1) { sac1[nsac1++] = (int16_t)m; continue; }
-      if (gives == 2) { sac2[nsac2++] = (int16_t)m; continue; }
+    if (ab->o.order_sacrifices_last && (gives_some >> m & 1)) {
+      if (gives_two >> m & 1) sac2[nsac2++] = (int16_t)m;
+      else sac1[nsac1++] = (int16_t)m;
+      continue;
     }
     mv[n++] = (int16_t)m;
   }
@@ -612,7 +611,7 @@ static int search(ab_worker *w, uint64_t p, int nrem, int alpha, int beta, int p
     const bool first_pass = i < n;
     int m = first_pass ? mv[i] : deferred[i - n];
     int a = alpha > best ? alpha : best;
-    if (ab->o.loony_bound && !three && first_pass && i >= n - nsac1 - nsac2 &&
+    if (ab->o.loony_bound && (chain_lines >> m & 1) && first_pass && i >= n - nsac1 - nsac2 &&
         !((g->line_box[m][0] >= 0 && (not_isolated >> g->line_box[m][0] & 1)) ||
           (g->line_box[m][1] >= 0 && (not_isolated >> g->line_box[m][1] & 1)))) {
       int u = loony_upper(g, p, m);
@@ -720,6 +719,7 @@ static dab_status run_test(dab_ab *ab, uint64_t p, int nrem, int beta, int *resu
     ab->st.deferrals += ws[i].deferrals;
     ab->st.etc_cuts += ws[i].etc_cuts;
     ab->st.etc_dups += ws[i].etc_dups;
+    ab->st.graph_keys += ws[i].keys;
     if (winner < 0 && !ws[i].stop) winner = i;
   }
   ab->st.tests++;
@@ -760,16 +760,17 @@ dab_status dab_ab_test(dab_ab *ab, uint64_t p, int bound, bool *result, dab_err 
   return st;
 }
 
-/* The root driver, starting its tests near guess0. */
-static dab_status solve_from(dab_ab *ab, uint64_t p, int guess0, int *value, int *lower, int *upper,
-                             dab_err *err) {
+/* The root driver, starting its tests near guess0, inside bounds already
+** known to hold (lo0, hi0; INT_MIN, INT_MAX when none). */
+static dab_status solve_from(dab_ab *ab, uint64_t p, int guess0, int lo0, int hi0, int *value, int *lower,
+                             int *upper, dab_err *err) {
   dab_status st = check_position(ab, p, err);
   if (st) return st;
   double t0 = now_sec();
   ab->t0 = t0;
   ab->last_progress = t0;
   int nrem = dab_ab_open_boxes(&ab->g, p);
-  int lo = -nrem, hi = nrem;
+  int lo = lo0 > -nrem ? lo0 : -nrem, hi = hi0 < nrem ? hi0 : nrem;
   int step = ab->o.parity ? 2 : 1;
   int guess = ab->o.parity ? parity_down(guess0, nrem) : guess0;
   /* A warm table may already know the root. */
@@ -818,7 +819,7 @@ static dab_status solve_from(dab_ab *ab, uint64_t p, int guess0, int *value, int
 }
 
 dab_status dab_ab_solve(dab_ab *ab, uint64_t p, int *value, int *lower, int *upper, dab_err *err) {
-  return solve_from(ab, p, 0, value, lower, upper, err);
+  return solve_from(ab, p, 0, INT_MIN, INT_MAX, value, lower, upper, err);
 }
 
 dab_status dab_ab_analyze(dab_ab *ab, uint64_t p, dab_analysis *a, dab_err *err) {
@@ -841,8 +842,12 @@ dab_status dab_ab_analyze(dab_ab *ab, uint64_t p, dab_analysis *a, dab_err *err)
     for (int i = 0; i < nk; i++)
       if (keys[i] == key) { v = vals[i]; found = 1; break; }
     if (!found) {
+      /* No move is worth more than pv: a quiet move's child is worth at
+      ** least -pv, a capture's at most pv - k.  That half needs no test
+      ** (a cold table would spend one on it). */
       int cv;
-      st = solve_from(ab, c, k ? pv - k : -pv, &cv, NULL, NULL, err);
+      st = k ? solve_from(ab, c, pv - k, INT_MIN, pv - k, &cv, NULL, NULL, err)
+             : solve_from(ab, c, -pv, -pv, INT_MAX, &cv, NULL, NULL, err);
       if (st) return st;
       v = k ? k + cv : -cv;
       keys[nk] = key, vals[nk] = v, nk++;
@@ -884,6 +889,13 @@ int dab_ab_pv(dab_ab *ab, uint64_t p, int16_t *pv, int max) {
 }
 
 /* ---- Seeding from stored results ------------------------------------------ */
+
+bool dab_ab_probe(const dab_ab *ab, uint64_t p, dab_tt_hit *hit) {
+  if (ab->o.no_tt || dab64_three_sided(&ab->g, p)) return false;
+  pos_key pk;
+  position_key(ab, NULL, p, &pk);
+  return dab_tt_probe_checked(&ab->tt, pk.key, pk.check, hit);
+}
 
 dab_status dab_ab_seed(dab_ab *ab, uint64_t p, int lower, int upper, dab_err *err) {
   dab_status st = check_position(ab, p, err);

@@ -102,6 +102,7 @@ typedef struct dab_ab_stats {
   uint64_t loony_skips;         /* moves skipped by the loony bound */
   uint64_t deferrals;           /* moves put off because another thread was on them */
   uint64_t etc_cuts, etc_dups;  /* ETC: nodes cut by a child's entry; children dropped as repeats */
+  uint64_t graph_keys;          /* graph keys computed (the rest came from the key cache) */
   uint64_t tests;               /* null-window root searches */
   double seconds;
 } dab_ab_stats;
@@ -109,7 +110,7 @@ typedef struct dab_ab_stats {
 typedef struct dab_ab dab_ab;
 
 /* Bytes a solver with options o allocates: the table (rounded down to a
-** power of two of 64-byte buckets) plus one graph-key cache per thread. */
+** power of two of 64-byte buckets) plus the graph-key cache the threads share. */
 uint64_t dab_ab_memory(const dab_ab_opts *o);
 
 /*
@@ -126,6 +127,17 @@ void dab_ab_free(dab_ab *ab);
 const dab_geom *dab_ab_geom(const dab_ab *ab);
 const dab_ab_opts *dab_ab_options(const dab_ab *ab);
 const dab_tt *dab_ab_tt(const dab_ab *ab);
+
+/*
+** The table's bounds for position p, under whichever key the search gives
+** p (a graph key at graph_min_free free lines or more, else the symmetric
+** key).
+** RETURN: true with *hit filled when the table holds p; false otherwise
+** (also with no_tt, and for positions with a capturable box, which the
+** search never stores).
+** NOTES: safe while a search runs (a torn entry reads as a miss).
+*/
+bool dab_ab_probe(const dab_ab *ab, uint64_t p, dab_tt_hit *hit);
 
 /*
 ** Proves the exact value of p.

@@ -55,6 +55,9 @@ struct dab_proof {
   size_t nmemo, capmemo;
   char **sources;
   int nsources;
+  dab_proof_claim *gave_up;   /* "# open direct" notes: whole-subtree searches given up */
+  double *gave_up_seconds;
+  size_t ngave_up, capgave_up;
   /* eval scratch */
   dab_proof_summary *sum;
   dab_proof_claim *open;
@@ -116,6 +119,8 @@ void dab_proof_free(dab_proof *pf) {
   free(pf->memo);
   for (int i = 0; i < pf->nsources; i++) free(pf->sources[i]);
   free(pf->sources);
+  free(pf->gave_up);
+  free(pf->gave_up_seconds);
   free(pf);
 }
 
@@ -918,6 +923,45 @@ static void note_problem(dab_proof_load_info *info, const char *file, int line, 
     snprintf(info->first_problem, sizeof info->first_problem, "%s:%d: %s", file, line, what);
 }
 
+/* Notes "POS CLAIM abandoned after seconds=S ..." (the rest of a "# open
+** direct" line): a search of that whole subtree was given up after S
+** seconds.  A line that does not parse is ignored, as any comment. */
+static void note_gave_up(dab_proof *pf, const char *text) {
+  char pos[256], claim[16];
+  double secs = 0;
+  const char *at = strstr(text, "seconds=");
+  if (sscanf(text, "%255s %15s", pos, claim) != 2 || !at) return;
+  secs = strtod(at + 8, NULL);
+  dab_parsed p;
+  dab_err e;
+  dab_proof_claim c = {0};
+  if (dab_parse_position(pos, &p, &e) || p.geom.rows != pf->g.rows || p.geom.cols != pf->g.cols ||
+      !parse_claim_tok(claim, &c.dir, &c.bound) || !(secs > 0))
+    return;
+  c.pos = dab_proof_canon(pf, dab_ls_word(&p.game.lines));
+  if (pf->ngave_up == pf->capgave_up) {
+    size_t cap = pf->capgave_up ? 2 * pf->capgave_up : 16;
+    dab_proof_claim *nc = realloc(pf->gave_up, cap * sizeof *nc);
+    if (nc) pf->gave_up = nc;
+    double *ns = realloc(pf->gave_up_seconds, cap * sizeof *ns);
+    if (ns) pf->gave_up_seconds = ns;
+    if (!nc || !ns) return; /* a note lost: that search is only tried again */
+    pf->capgave_up = cap;
+  }
+  pf->gave_up[pf->ngave_up] = c;
+  pf->gave_up_seconds[pf->ngave_up++] = secs;
+}
+
+double dab_proof_gave_up(const dab_proof *pf, const dab_proof_claim *c) {
+  double most = 0;
+  for (size_t i = 0; i < pf->ngave_up; i++) {
+    const dab_proof_claim *g = &pf->gave_up[i];
+    if (g->pos == c->pos && g->dir == c->dir && g->bound == c->bound && pf->gave_up_seconds[i] > most)
+      most = pf->gave_up_seconds[i];
+  }
+  return most;
+}
+
 dab_status dab_proof_load_dir(dab_proof *pf, const char *dir, dab_proof_load_info *info, dab_err *err) {
   memset(info, 0, sizeof *info);
   DIR *d = opendir(dir);
@@ -974,6 +1018,10 @@ dab_status dab_proof_load_dir(dab_proof *pf, const char *dir, dab_proof_load_inf
       char *t = s;
       s = nl + 1;
       while (*t == ' ' || *t == '\t') t++;
+      if (!strncmp(t, "# open direct ", 14)) {
+        note_gave_up(pf, t + 14);
+        continue;
+      }
       if (!*t || *t == '#' || *t == '\r') continue;
       dab_proof_rec r;
       dab_err e2;

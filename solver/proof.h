@@ -248,6 +248,16 @@ typedef struct dab_proof_load_info {
 */
 dab_status dab_proof_load_dir(dab_proof *pf, const char *dir, dab_proof_load_info *info, dab_err *err);
 
+/*
+** How long a search of claim c's whole subtree ran before it was given up
+** (`dab solve --proof --direct`), as noted by "# open direct" lines of the
+** records files loaded so far.
+** RETURN: the longest such time in seconds, 0 when none is noted.
+** NOTES: lets a run skip a direct attempt that an earlier run already
+** spent as long on; the notes never prove anything.
+*/
+double dab_proof_gave_up(const dab_proof *pf, const dab_proof_claim *c);
+
 /* File name of source index i (NULL if none). */
 const char *dab_proof_source_name(const dab_proof *pf, int i);
 

@@ -6,6 +6,9 @@
 #include <string.h>
 #include <sys/mman.h>
 #define XXH_INLINE_ALL
+/* Inlined: the table hashes one 8-byte key per probe, where a call into
+** the shared library costs as much as the hash. */
+#define XXH_INLINE_ALL
 #include <xxhash.h>
 #include "solver/tt.h"
 

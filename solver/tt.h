@@ -100,6 +100,12 @@ static inline uint64_t dab_tt_capacity(const dab_tt *tt) { return tt->nbuckets *
 /* Bucket of a key (XXH3 of its 8 bytes). */
 uint64_t dab_tt_index(const dab_tt *tt, uint64_t key);
 
+/* Starts loading key's bucket into the cache, so that a probe issued a
+** little later finds it there (a hint only: no effect on any result). */
+static inline void dab_tt_prefetch(const dab_tt *tt, uint64_t key) {
+  __builtin_prefetch(&tt->bucket[dab_tt_index(tt, key)]);
+}
+
 /*
 ** Looks up key, whose 24 extra check bits are `check` (0 for keys that are
 ** whole positions).  RETURN: true and *hit filled when present.

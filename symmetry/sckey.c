@@ -4,6 +4,8 @@
 ** See Copyright Notice in README.md
 */
 #include <string.h>
+/* Inlined: one short hash per key (see tt.c). */
+#define XXH_INLINE_ALL
 #include <xxhash.h>
 #include "hashmix.h"
 #include "symmetry/sckey.h"
@@ -165,36 +167,42 @@ static void canon_component(const sc_graph *gr, const uint8_t *mem, int k, sc_co
 
 void dab_sckey64(const dab_geom *g, uint64_t p, dab_sckey *out) {
   sc_graph gr;
-  int8_t idx[64];
   uint32_t adj[DAB_SCKEY_MAX_COINS];
+  /* Box-space bit vectors (board.h): a box is a coin while a side is
+  ** free; across a free side lies the box delta[s] away, or the ground
+  ** when that side is on the edge.  Branch-free: which sides are free is
+  ** random to the predictor. */
+  dab64_sides4 v = dab64_side_vectors(g, p);
+  const uint64_t open = ~(v.top & v.bottom & v.left & v.right) & dab64_all_boxes(g);
+  const uint64_t free_side[4] = {~v.top & open, ~v.bottom & open, ~v.left & open, ~v.right & open};
+  const int delta[4] = {-g->cols, g->cols, -1, 1};
+  uint8_t idx[64];
+  memset(idx, 0, sizeof idx);
   int n = 0;
-  for (int b = 0; b < g->nboxes; b++) {
-    if ((p & g->box_mask[b]) == g->box_mask[b]) {
-      idx[b] = -1;
-      continue;
-    }
-    idx[b] = (int8_t)n;
-    gr.box[n] = (uint8_t)b;
-    n++;
+  for (uint64_t t = open; t; t &= t - 1) {
+    int b = __builtin_ctzll(t);
+    idx[b] = (uint8_t)n;
+    gr.box[n++] = (uint8_t)b;
   }
   gr.n = n;
   for (int i = 0; i < n; i++) {
-    int b = gr.box[i], d = 0, gd = 0;
+    int b = gr.box[i];
+    unsigned d = 0, gd = 0;
     uint32_t a = 0;
-    for (uint64_t u = g->box_mask[b] & ~p; u; u &= u - 1) {
-      int m = __builtin_ctzll(u);
-      int o = g->line_box[m][0] + g->line_box[m][1] - b; /* the other side; -1 = ground */
-      if (o < 0) gd++;
-      else {
-        gr.nbr[i][d++] = (uint8_t)idx[o];
-        a |= 1u << idx[o];
-      }
+    for (int s = 0; s < 4; s++) {
+      unsigned f = (unsigned)(free_side[s] >> b) & 1, e = (unsigned)(g->edge_boxes[s] >> b) & 1;
+      unsigned inner = f & ~e;
+      uint8_t o = idx[(b + delta[s]) & 63];
+      gd += f & e;
+      gr.nbr[i][d] = o; /* kept only when inner: d advances */
+      a |= inner << (o & 31);
+      d += inner;
     }
     adj[i] = a;
     gr.deg[i] = (uint8_t)d;
     gr.ground[i] = (uint8_t)gd;
-    for (int s = 0; s < 4; s++)
-      gr.slot[i][s] = (uint8_t)(s < d ? gr.nbr[i][s] : s < d + gd ? n + 1 : n);
+    for (unsigned sl = 0; sl < 4; sl++)
+      gr.slot[i][sl] = (uint8_t)(sl < d ? gr.nbr[i][sl] : sl < d + gd ? n + 1 : n);
   }
   out->ncoins = n;
   memset(out->index_of, -1, sizeof out->index_of);
@@ -232,20 +240,30 @@ void dab_sckey64(const dab_geom *g, uint64_t p, dab_sckey *out) {
     }
     ncomp++;
   }
-  uint8_t order[DAB_SCKEY_MAX_COINS];
+  /* The hashed description: the component sizes in sorted order (a byte
+  ** each), then each component's own encoding.  It fixes the graph up to
+  ** isomorphism as the whole graph's encoding would, without encoding
+  ** the graph a second time. */
+  uint64_t desc[DAB_SCKEY_MAX_COINS / 8 + DAB_SCKEY_MAX_COINS];
+  uint8_t *sizes = (uint8_t *)desc;
+  size_t words = (size_t)(ncomp + 7) / 8;
+  memset(desc, 0, words * sizeof desc[0]);
   int at = 0;
-  for (int i = 0; i < ncomp; i++)
-    for (int j = 0; j < sorted[i]->size; j++) order[at++] = sorted[i]->order[j];
-  uint64_t enc[ENC_WORDS];
-  encode(&gr, order, enc);
-  XXH128_hash_t h = XXH3_128bits_withSeed(enc, (size_t)(n + 1) / 2 * sizeof enc[0], DAB_SCKEY_VERSION);
+  for (int i = 0; i < ncomp; i++) {
+    const sc_component *c = sorted[i];
+    sizes[i] = (uint8_t)c->size;
+    size_t w = (size_t)(c->size + 1) / 2;
+    memcpy(desc + words, c->enc, w * sizeof desc[0]);
+    words += w;
+    for (int j = 0; j < c->size; j++) {
+      int b = gr.box[c->order[j]];
+      out->box_of[at] = (uint8_t)b;
+      out->index_of[b] = (int8_t)at++;
+    }
+  }
+  XXH128_hash_t h = XXH3_128bits_withSeed(desc, words * sizeof desc[0], DAB_SCKEY_VERSION);
   out->key = h.low64;
   out->check = h.high64;
-  for (int i = 0; i < n; i++) {
-    int b = gr.box[order[i]];
-    out->box_of[i] = (uint8_t)b;
-    out->index_of[b] = (int8_t)i;
-  }
 }
 
 int dab_sckey_edge(const dab_geom *g, const dab_sckey *k, int m) {

@@ -11,6 +11,7 @@
 #include "board.h"
 #include "progress.h"
 #include "solver/analysis.h"
+#include "symmetry/sckey.h"
 
 /*
 ** THREAD SAFETY: a dabtb handle is read-only after dabtb_open; any number
@@ -333,7 +334,9 @@ dab_status dabtb_store_count(dabtb_store *s, uint64_t *n, dab_err *err);
 ** graph shapes rather than positions.  A shape names no position of the
 ** board: it only seeds a later search (dab_ab_seed_key).
 */
-#define DABTB_SHAPES_DB "shapes1"
+#define DABTB_STR_(x) #x
+#define DABTB_STR(x) DABTB_STR_(x)
+#define DABTB_SHAPES_DB "shapes" DABTB_STR(DAB_SCKEY_VERSION) /* "shapes2" */
 
 typedef struct dabtb_shape {
   uint64_t key;        /* graph key */

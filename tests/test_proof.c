@@ -267,6 +267,11 @@ static void check_resume(int rows, int cols, int depth, int value) {
   f = fopen(path2, "w");
   if (f) {
     fputs("# comment\n3x3:000 >=+0 proved >=+0\nnot a record at all\n", f);
+    /* notes of given-up whole-subtree searches: one position, written as
+    ** two mirror images, and a note that does not parse */
+    fputs("# open direct 3x3:100000000000000000000000 >=+0 abandoned after seconds=12.5 nodes=9\n"
+          "# open direct 3x3:001000000000000000000000 >=+0 abandoned after seconds=30.0 nodes=9\n"
+          "# open direct 3x3:0 >=+0 abandoned after seconds=99\n", f);
     fclose(f);
   }
   dab_proof *p5 = new_proof(rows, cols, depth, true, value, true, value);
@@ -274,6 +279,12 @@ static void check_resume(int rows, int cols, int depth, int value) {
   TH_CHECK(li.torn == 1 && li.bad == 2 && li.lines == (uint64_t)nfull - 1 && li.files == 2,
            "torn %d bad %d lines %llu files %d (%s)", li.torn, li.bad, (unsigned long long)li.lines, li.files,
            li.first_problem);
+  if (rows == 3 && cols == 3) {
+    dab_proof_claim ge = {dab_proof_canon(p5, 1), DAB_PROOF_GE, 0, 0}, le = ge;
+    le.dir = DAB_PROOF_LE;
+    TH_CHECK(dab_proof_gave_up(p5, &ge) == 30.0 && dab_proof_gave_up(p5, &le) == 0,
+             "given-up notes: %g and %g seconds, want 30 and 0", dab_proof_gave_up(p5, &ge), dab_proof_gave_up(p5, &le));
+  }
   dab_proof_summary s5;
   dab_proof_eval(p5, &s5, NULL, 0, NULL, NULL);
   TH_CHECK(s5.state == DAB_PROOF_OPEN && s5.leaves_open == 1, "after the torn line: %s with %llu open",

@@ -113,6 +113,11 @@ check "--direct proof verifies" test "$rc" = 0
 run solve 4x4 --proof "$T/d3" --claim =0 --depth 4 --direct 0.3 --budget 3 --hash 64M
 check "--direct gives up on a big node" grep -q "abandoned direct" <<<"$out"
 check "... noted in the records" grep -q "^# open direct 4x4:" "$T"/d3/rec-*.txt
+# the next run reads the note: it splits that node at once
+run solve 4x4 --proof "$T/d3" --direct 0.3 --budget 1 --hash 64M
+check "a later run skips the given-up direct search" grep -q "skipping direct 4x4:.*gave up after" <<<"$out"
+run solve 4x4 --proof "$T/d3" --direct 60 --budget 1 --hash 64M
+check "... unless it may run longer now" bash -c '! grep -q "skipping direct" <<<"$1"' _ "$out"
 
 # two runs at once on one directory: distinct files, nothing corrupt
 R=$T/r
