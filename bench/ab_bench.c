@@ -26,7 +26,7 @@ static void on_bound(void *ctx, int lower, int upper) {
 static void usage(void) {
   fputs("usage: ab_bench POS [--plain] [--no-safe] [--no-decline] [--no-border] [--no-sle]\n"
         "       [--no-sacorder] [--no-parity] [--no-loony] [--no-chainmoves] [--no-graph] [--graph MINFREE]\n"
-        "       [--etc MINFREE] [--hash MIB] [--threads N]\n"
+        "       [--etc MINFREE] [--etc-cached MINFREE] [--no-etc] [--hash MIB] [--threads N]\n"
         "       [--policy work|always|direct] [--analyze] [--limit NODES]\n",
         stderr);
 }
@@ -54,7 +54,11 @@ int main(int argc, char **argv) {
     else if (!strcmp(a, "--no-rotate")) o.smp_rotate = false;
     else if (!strcmp(a, "--rotate")) o.smp_rotate = true;
     else if (!strcmp(a, "--ttmin") && i + 1 < argc) o.tt_min_free = atoi(argv[++i]);
-    else if (!strcmp(a, "--etc") && i + 1 < argc) o.etc = true, o.etc_min_free = atoi(argv[++i]);
+    else if (!strcmp(a, "--etc") && i + 1 < argc)
+      o.etc = true, o.etc_cached_only = false, o.etc_min_free = atoi(argv[++i]);
+    else if (!strcmp(a, "--no-etc")) o.etc = false;
+    else if (!strcmp(a, "--etc-cached") && i + 1 < argc)
+      o.etc = o.etc_cached_only = true, o.etc_min_free = atoi(argv[++i]);
     else if (!strcmp(a, "--hash") && i + 1 < argc) o.hash_bytes = strtoull(argv[++i], NULL, 10) << 20;
     else if (!strcmp(a, "--threads") && i + 1 < argc) o.threads = atoi(argv[++i]);
     else if (!strcmp(a, "--limit") && i + 1 < argc) o.node_limit = strtoull(argv[++i], NULL, 10);

@@ -75,6 +75,7 @@ typedef struct dab_ab_opts {
   bool chain_moves;             /* one opening per isolated chain (>= 3) / loop */
   bool etc;                     /* enhanced transposition cutoffs (probe children) */
   int etc_min_free;             /* ... at nodes with at least this many free lines */
+  bool etc_cached_only;         /* ... probing only children whose key is cached */
   bool graph_keys;              /* Strings-and-Coins graph keys (symmetry/sckey.h) */
   int graph_min_free;           /* ... for positions with at least this many free lines */
   bool abdada;                  /* threads defer big nodes another thread is expanding */

@@ -104,18 +104,19 @@ typedef struct variant {
   bool safe, decline, border, sle, sacorder, parity, no_tt, loony;
   dab_tt_policy policy;
   bool graph;                   /* graph keys (from 8 free lines; "only": from 0) */
+  bool etc;                     /* the default ETC (cached children) */
 } variant;
 
 static const variant variants[] = {
-    {"default", true, true, true, true, true, true, false, true, DAB_TT_WORK, true},
-    {"plain", false, false, false, false, false, false, false, false, DAB_TT_WORK, false},
-    {"safe-capture only", true, false, false, false, true, true, false, false, DAB_TT_WORK, false},
-    {"decline only", false, true, false, false, true, true, false, false, DAB_TT_ALWAYS, false},
-    {"border-equiv only", false, false, true, false, true, false, false, false, DAB_TT_DIRECT, false},
-    {"sle only", false, false, false, true, false, true, false, false, DAB_TT_WORK, false},
-    {"loony+chain moves only", false, false, false, false, true, true, false, true, DAB_TT_WORK, false},
-    {"graph keys only", false, false, false, false, false, true, false, false, DAB_TT_WORK, true},
-    {"default, no table", true, true, true, true, true, true, true, true, DAB_TT_WORK, true},
+    {"default", true, true, true, true, true, true, false, true, DAB_TT_WORK, true, true},
+    {"plain", false, false, false, false, false, false, false, false, DAB_TT_WORK, false, false},
+    {"safe-capture only", true, false, false, false, true, true, false, false, DAB_TT_WORK, false, false},
+    {"decline only", false, true, false, false, true, true, false, false, DAB_TT_ALWAYS, false, false},
+    {"border-equiv only", false, false, true, false, true, false, false, false, DAB_TT_DIRECT, false, false},
+    {"sle only", false, false, false, true, false, true, false, false, DAB_TT_WORK, false, false},
+    {"loony+chain moves only", false, false, false, false, true, true, false, true, DAB_TT_WORK, false, false},
+    {"graph keys only", false, false, false, false, false, true, false, false, DAB_TT_WORK, true, false},
+    {"default, no table", true, true, true, true, true, true, true, true, DAB_TT_WORK, true, true},
 };
 
 static void make_opts(const variant *v, dab_ab_opts *o, uint64_t hash) {
@@ -133,6 +134,10 @@ static void make_opts(const variant *v, dab_ab_opts *o, uint64_t hash) {
   o->tt_policy = v->policy;
   o->graph_keys = v->graph;
   if (!strcmp(v->name, "graph keys only")) o->graph_min_free = 0;
+  o->etc = v->etc;
+  /* the boards here have 6-31 lines: ETC from 4 free lines, so that it
+  ** acts at most nodes (the default 18 would spare most of them) */
+  o->etc_min_free = 4;
 }
 
 /* Every position of a board, under every variant (no-table variant on a
@@ -181,7 +186,7 @@ static void random_positions(int rows, int cols, uint64_t full, uint64_t count) 
   }
   /* The default rules without the border equivalence, without the
   ** decline rule, and without the loony bound, on every board. */
-  for (int k = 0; k < 6; k++) {
+  for (int k = 0; k < 7; k++) {
     dab_ab_opts o;
     make_opts(&variants[0], &o, 64ull << 20);
     if (k == 0) o.border_equiv = false;
@@ -192,12 +197,14 @@ static void random_positions(int rows, int cols, uint64_t full, uint64_t count) 
     else if (k == 2) o.loony_bound = false;
     else if (k == 3) o.chain_moves = false;
     else if (k == 4) o.graph_keys = false;
-    else o.etc = true, o.etc_min_free = 0;
+    else if (k == 5) o.etc = true, o.etc_cached_only = false, o.etc_min_free = 0;
+    else o.etc = false;
     dab_ab *ab = solver(&g, &o);
     if (!ab) continue;
     static const char *const names[] = {"default, no border-equiv", "default, no decline rule",
                                        "default, no loony bound", "default, no chain moves",
-                                       "default, symmetric keys only", "default, with ETC"};
+                                       "default, symmetric keys only", "default, ETC on every child",
+                                       "default, no ETC"};
     compare(names[k], ab, r, count / 10);
     dab_ab_free(ab);
   }
