@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# bench/ab.sh: alpha-beta solver benchmarks: value, nodes, wall time and
-# peak RSS per board, with every technique on, and with each switched off
+# bench/ab.sh: alpha-beta solver benchmarks: value, nodes, search time,
+# wall time of the whole run (table set-up included) and peak RSS per board, with every technique on, and with each switched off
 # (A/B in the same run; the machine is shared, so compare within a run and
 # repeat with REPEAT=3 for medians).
 # Usage: bench/ab.sh [BOARD...]            default: 3x4 2x6 2x7 3x5 4x4
@@ -41,7 +41,7 @@ flags() {
   esac
 }
 printf '# %s, %s, hash %s MiB, %s thread(s)\n' "$(date -u +%FT%TZ)" "$(uname -n)" "$HASH" "$THREADS"
-printf '%-6s %-12s %6s %14s %9s %9s\n' board variant value nodes seconds rss_MiB
+printf '%-6s %-12s %6s %14s %9s %9s %9s\n' board variant value nodes seconds wall rss_MiB
 for b in "${boards[@]}"; do
   for v in $VARIANTS; do
     for ((r = 0; r < REPEAT; r++)); do
@@ -49,14 +49,15 @@ for b in "${boards[@]}"; do
       ((LIMIT > 0)) && lim=(--limit "$LIMIT")
       bin=build/bench/ab_bench
       [ "$v" = base ] && bin=${BASE:?BASE=path/to/ab_bench needed for variant base}
-      out=$( { /usr/bin/time -f 'RSS %M' nice -n 5 "$bin" "$b" $(flags "$v") \
+      out=$( { /usr/bin/time -f 'RSS %M WALL %e' nice -n 5 "$bin" "$b" $(flags "$v") \
                --hash "$HASH" --threads "$THREADS" "${lim[@]}"; } 2>&1 )
       val=$(sed -nE 's/.* value ([-+0-9]+) .*/\1/p' <<<"$out" | tail -1)
       nodes=$(sed -nE 's/.* nodes ([0-9]+) .*/\1/p' <<<"$out" | tail -1)
       secs=$(sed -nE 's/.* seconds ([0-9.]+) .*/\1/p' <<<"$out" | tail -1)
-      rss=$(sed -nE 's/^RSS ([0-9]+)/\1/p' <<<"$out")
+      rss=$(sed -nE 's/^RSS ([0-9]+).*/\1/p' <<<"$out")
+      wall=$(sed -nE 's/^RSS [0-9]+ WALL ([0-9.]+)/\1/p' <<<"$out")
       grep -q '^stopped' <<<"$out" && val="stopped"
-      printf '%-6s %-12s %6s %14s %9s %9s\n' "$b" "$v" "$val" "$nodes" "$secs" "$((rss / 1024))"
+      printf '%-6s %-12s %6s %14s %9s %9s %9s\n' "$b" "$v" "$val" "$nodes" "$secs" "$wall" "$((rss / 1024))"
     done
   done
 done

@@ -83,7 +83,8 @@ typedef struct dab_tt_hit {
 ** Allocates a table of at most `bytes` bytes (rounded down to a power of
 ** two of buckets, at least one bucket).
 ** RETURN: DAB_OK, or DAB_ENOMEM with a message (nothing allocated).
-** NOTES: the memory is zeroed lazily by the OS (calloc of a large block).
+** NOTES: the memory is an anonymous mapping zeroed by the OS, its pages
+** faulted in once here, in order (not cleared by a memset).
 */
 dab_status dab_tt_init(dab_tt *tt, uint64_t bytes, dab_tt_policy policy, dab_err *err);
 void dab_tt_free(dab_tt *tt);
