@@ -8,14 +8,16 @@
 #include <time.h>
 #include <unistd.h>
 #include "cli/cliutil.h"
+#include "cli/solvestore.h"
 #include "cli/solveproof.h"
 #include "solver/proof.h"
 
 static const char usage[] =
     "usage: dab solve POS --proof DIR [--claim C] [--depth D] [--budget SECONDS]\n"
     "                 [--leaf-limit SECONDS] [--direct SECONDS] [--part I/N]\n"
-    "                 [--threads N] [--hash SIZE] [--json]\n"
-    "       dab solve POS --proof DIR --verify [--recheck K] [--seed S] [--json]\n"
+    "                 [--threads N] [--hash SIZE] [--tb DIR] [--no-store] [--json]\n"
+    "       dab solve POS --proof DIR --verify [--recheck K] [--seed S] [--tb DIR]\n"
+    "                 [--no-store] [--json]\n"
     "       dab solve POS --proof DIR --list [--json]\n\n"
     "A divisible proof of a claim about POS (docs/proofs.md): the claim is split\n"
     "into an AND/OR tree of subproblems D plies deep, each solved by one\n"
@@ -40,15 +42,18 @@ static const char usage[] =
     "  --recheck K        with --verify: re-solve K random records\n"
     "  --seed S           random seed of --recheck (default: the time)\n"
     "  --list             print the open subproblems and stop\n"
+    "  --tb DIR           where the board's tablebase file is (as for dab solve)\n"
+    "  --no-store         a finished proof is not written to that file (by default\n"
+    "                     its value and every record's bound go to the solved store)\n"
     "  --json             machine-readable summary on stdout\n"
     "Ctrl-C abandons the running subproblem cleanly; everything proved stays.\n";
 
 typedef struct proof_cfg {
-  const char *pos, *dir, *claim, *part_text;
+  const char *pos, *dir, *claim, *part_text, *tb_dir;
   long depth, threads, recheck, seed;
   double budget, leaf_limit, direct;
   uint64_t hash;
-  bool verify, list, json;
+  bool verify, list, json, no_store;
   int part_i, part_n;
 } proof_cfg;
 
@@ -286,6 +291,50 @@ static dab_ab *new_solver(const proof_cfg *cfg, const dab_proof *pf, run_ctx *rc
   return dab_ab_new(dab_proof_geom(pf), &o, st, err);
 }
 
+/* ---- Storing a finished proof ------------------------------------------ */
+
+/*
+** A proof the records complete goes into the board's tablebase file (the
+** solved store, docs/persistence.md), as `dab solve` stores what it
+** searches: the root with the claim's bounds, and every recorded position
+** with the bounds its records give.  `dab solve POS` then answers at once.
+** Boards the oracle's table covers are skipped (the table answers), as is
+** everything with --no-store.  Prints what was stored unless --json.
+*/
+static void store_proved(const proof_cfg *cfg, const dab_proof *pf, const dab_proof_summary *s) {
+  if (cfg->no_store || s->state != DAB_PROOF_PROVED) return;
+  const dab_geom *g = dab_proof_geom(pf);
+  if (solvestore_board_covered(g, cfg->tb_dir)) return;
+  solvestore_select(g, cfg->tb_dir, false);
+  size_t nrec;
+  const dab_proof_rec *recs = dab_proof_records(pf, &nrec);
+  uint64_t *pos = malloc((nrec + 1) * sizeof *pos);
+  int *lo = malloc((nrec + 1) * sizeof *lo), *hi = malloc((nrec + 1) * sizeof *hi);
+  if (pos && lo && hi) {
+    const dab_proof_spec *sp = dab_proof_get_spec(pf);
+    int n = dab_ab_open_boxes(g, sp->root);
+    pos[0] = sp->root;
+    lo[0] = sp->has_ge ? sp->ge_bound : -n;
+    hi[0] = sp->has_le ? sp->le_bound : n;
+    size_t k = 1;
+    for (size_t i = 0; i < nrec; i++) {
+      bool dup = false; /* several records of one position: their bounds once */
+      for (size_t j = 1; j < k && !dup; j++) dup = pos[j] == recs[i].pos;
+      if (dup) continue;
+      pos[k] = recs[i].pos;
+      dab_proof_bounds(pf, recs[i].pos, &lo[k], &hi[k]);
+      k++;
+    }
+    size_t w = solvestore_put_bounds(k, pos, lo, hi);
+    if (!cfg->json && w)
+      printf("stored: the proved bounds of the root and %zu recorded positions in %s\n", w - 1, solvestore_path());
+  }
+  free(pos);
+  free(lo);
+  free(hi);
+  solvestore_close();
+}
+
 /* ---- --verify ---------------------------------------------------------- */
 
 static int do_verify(const proof_cfg *cfg, dab_proof *pf, const dab_proof_load_info *li) {
@@ -368,6 +417,7 @@ static int do_verify(const proof_cfg *cfg, dab_proof *pf, const dab_proof_load_i
     }
     if (cfg->recheck > 0) printf("re-checked %d records: %d wrong\n", checked, wrong);
   }
+  if (rc == CLI_OK) store_proved(cfg, pf, &s);
   return rc;
 }
 
@@ -577,6 +627,7 @@ static int do_run(const proof_cfg *cfg, dab_proof *pf, const dab_proof_load_info
     if (!dab_proof_eval(pf, &fin, NULL, 0, NULL, &err)) {
       print_summary(cfg, pf, &fin, li, solved, abandoned, now_sec() - t0, NULL);
       if (fin.state == DAB_PROOF_REFUTED && !cfg->json) printf("the records REFUTE the claim\n");
+      store_proved(cfg, pf, &fin);
     }
   }
   return rc;
@@ -593,7 +644,14 @@ int dab_solve_proof(int argc, char **argv) {
     else if (!strcmp(a, "--proof")) cfg.dir = v, i++;
     else if (!strcmp(a, "--claim")) cfg.claim = v, i++;
     else if (!strcmp(a, "--part")) cfg.part_text = v, i++;
-    else if (!strcmp(a, "--depth")) {
+    else if (!strcmp(a, "--no-store")) cfg.no_store = true;
+    else if (!strcmp(a, "--tb")) {
+      if (!v || !*v) {
+        fprintf(stderr, "dab solve: --tb needs a directory\n");
+        return CLI_USAGE;
+      }
+      cfg.tb_dir = v, i++;
+    } else if (!strcmp(a, "--depth")) {
       char *end;
       cfg.depth = v ? strtol(v, &end, 10) : -1;
       if (!v || *end || cfg.depth < 0 || cfg.depth > DAB_PROOF_MAX_DEPTH) {

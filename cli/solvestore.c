@@ -133,6 +133,7 @@ void solvestore_select(const dab_geom *g, const char *tb_dir, bool no_store) {
 
 bool solvestore_active(void) { return S.rows && (S.st || S.can_write); }
 
+
 /* The handle to write through (created on first use), or NULL. */
 static dabtb_store *writer(void) {
   if (!S.can_write) return NULL;
@@ -187,6 +188,19 @@ static bool get_exact(uint64_t p, int *v, int *best) {
 }
 
 static int open_boxes(uint64_t p) { return dab_ab_open_boxes(&S.g, p); }
+
+size_t solvestore_put_bounds(size_t n, const uint64_t *pos, const int *lower, const int *upper) {
+  if (!S.rows || !S.can_write || !n) return 0;
+  dabtb_solved *recs = malloc(n * sizeof *recs);
+  if (!recs) return 0;
+  for (size_t i = 0; i < n; i++) recs[i] = (dabtb_solved){lower[i], upper[i], -1, 0, 0};
+  uint64_t before = S.written;
+  put(n, pos, recs);
+  free(recs);
+  return (size_t)(S.written - before);
+}
+
+const char *solvestore_path(void) { return S.st ? dabtb_store_path(S.st) : ""; }
 
 /* Appends the JSON string s (escaped) to out. */
 static size_t json_str(char *out, size_t len, const char *s) {

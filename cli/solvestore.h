@@ -29,6 +29,20 @@ void solvestore_select(const dab_geom *g, const char *tb_dir, bool no_store);
 ** then not used. */
 bool solvestore_board_covered(const dab_geom *g, const char *tb_dir);
 
+/*
+** Stores bounds proved elsewhere (a finished divisible proof): for each of
+** the n positions of the selected board, lower[i] <= value <= upper[i]
+** (-n / n, n the open boxes: no bound on that side), merged with what
+** the store holds.
+** RETURN: the number of records written; 0 when there is no writable
+** store, or nothing was written (a contradiction with the store is
+** refused whole and reported on stderr).
+*/
+size_t solvestore_put_bounds(size_t n, const uint64_t *pos, const int *lower, const int *upper);
+
+/* The store's file ("" when none is open yet). */
+const char *solvestore_path(void);
+
 /* True when a store is selected (readable or to be created). */
 bool solvestore_active(void);
 

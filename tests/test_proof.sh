@@ -2,6 +2,10 @@
 # test_proof.sh: `dab solve POS --proof DIR`: run, resume, verify, re-check,
 # torn and tampered records, options (docs/proofs.md).
 source "$(dirname "$0")/clitest.sh"
+# a finished proof is stored in its board's tablebase file: here, never in
+# the user's data/tb/
+mkdir -p "$T/tb"
+export DAB_TB_NO_PROJECT=1 DAB_TB_PATH="$T/tb"
 
 P=$T/p33
 # a new proof needs a claim
@@ -109,6 +113,12 @@ check "--direct proves it" test "$(json_get "$out" 'd["state"]')" = proved
 check "--direct needs fewer records" test "$(json_get "$out" 'd["records"]')" -lt "$r1"
 run solve 3x4 --proof "$T/d2" --verify
 check "--direct proof verifies" test "$rc" = 0
+# the finished proof went into 3x4's solved store: dab solve answers at once
+check "the proved value is stored" grep -q "^stored: the proved bounds" <<<"$out"
+run solve 3x4 --value-only --json
+check "... and dab solve answers from the store" test "$(json_get "$out" 'd["source"]+str(d["value"])')" = stored0
+run solve 3x4 --proof "$T/d2" --verify --no-store --tb "$T/tb2"
+check "--no-store writes nothing" bash -c '! grep -q "^stored" <<<"$1" && test ! -e "$2"' _ "$out" "$T/tb2/3x4.dab"
 # a direct attempt that runs out of time is noted, then its leaves follow
 run solve 4x4 --proof "$T/d3" --claim =0 --depth 4 --direct 0.3 --budget 3 --hash 64M
 check "--direct gives up on a big node" grep -q "abandoned direct" <<<"$out"
