@@ -27,11 +27,13 @@
 ** cell and refining again (see canonical_order in sckey.c for why one
 ** choice is enough here).  The components are then sorted by size and
 ** encoding, so identical components (lone coins, short chains: common)
-** cost nothing extra.  What is hashed (version 2) is the list of the
-** component sizes in that order (one byte each, padded to whole words),
-** then each component's encoding below, its coins numbered 0..k-1 in its
-** own canonical order.  (Version 1 hashed the whole graph's encoding
-** instead: the same information, one encoding pass more, 9% slower.)
+** cost nothing extra.  A component that is a chain or a loop (no coin
+** with three neighbours) is not refined at all: its canonical order is
+** the walk along it whose sequence of ground strings is least.  What is
+** hashed (version 3) is the list of the component sizes in sorted order
+** (one byte each, padded to whole words), then each component's encoding
+** below, its coins numbered 0..k-1 in its own canonical order.  (Version
+** 1 hashed the whole graph's encoding; version 2 refined chains too.)
 **
 **   encoding of a labelled graph, coins in canonical order 0..n-1, two
 **   coins per 64-bit word:
@@ -56,7 +58,7 @@
 #define DAB_SCKEY_GROUND 31
 /* Seeds the hash: change it whenever the encoding changes, so keys stored
 ** on disk (tablebase shapes) by another version can never match. */
-#define DAB_SCKEY_VERSION 2
+#define DAB_SCKEY_VERSION 3
 
 /* R x C boxes have 2RC + R + C lines; the fewest for 26 or more boxes is
 ** 66 (3x9), so every fast-path board has at most 25 coins and a

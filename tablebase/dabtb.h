@@ -336,7 +336,7 @@ dab_status dabtb_store_count(dabtb_store *s, uint64_t *n, dab_err *err);
 */
 #define DABTB_STR_(x) #x
 #define DABTB_STR(x) DABTB_STR_(x)
-#define DABTB_SHAPES_DB "shapes" DABTB_STR(DAB_SCKEY_VERSION) /* "shapes2" */
+#define DABTB_SHAPES_DB "shapes" DABTB_STR(DAB_SCKEY_VERSION) /* "shapes3" */
 
 typedef struct dabtb_shape {
   uint64_t key;        /* graph key */
