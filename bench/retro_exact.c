@@ -8,15 +8,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
+#include "bench/benchutil.h"
 #include "game/postext.h"
 #include "solver/retro.h"
 #include "symmetry/sym.h"
-
-static double now(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
 int main(int argc, char **argv) {
   int rows, cols;
@@ -33,11 +28,11 @@ int main(int argc, char **argv) {
   }
   dab_retro *fast, *plain;
   dab_retro_opts po = {.plain = true};
-  double t0 = now();
+  double t0 = bench_now();
   if (dab_retro_solve(&g, 0, NULL, &fast, &err)) goto fail;
-  double t1 = now();
+  double t1 = bench_now();
   if (dab_retro_solve(&g, 0, &po, &plain, &err)) goto fail;
-  double t2 = now();
+  double t2 = bench_now();
   uint64_t diff = 0;
   for (uint64_t p = 0; p < fast->count; p++) diff += fast->value[p] != plain->value[p];
   printf("%dx%d: %llu positions; capture rule %.2f s, plain %.2f s (2 threads each); "
@@ -54,7 +49,7 @@ int main(int argc, char **argv) {
   }
   printf("symmetric images with another value: %llu; border-equivalent positions with another "
          "value: %llu (%.1f s)\n",
-         (unsigned long long)bad_sym, (unsigned long long)bad_border, now() - t2);
+         (unsigned long long)bad_sym, (unsigned long long)bad_border, bench_now() - t2);
   dab_sym_free(s);
   dab_retro_free(fast);
   return diff || bad_sym || bad_border;

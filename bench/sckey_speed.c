@@ -7,19 +7,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
+#include "bench/benchutil.h"
 #include "game/board.h"
 #include "symmetry/sckey.h"
-
-static double now(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-static int cmpd(const void *a, const void *b) {
-  double x = *(const double *)a, y = *(const double *)b;
-  return x < y ? -1 : x > y;
-}
 
 static uint64_t rng = 88172645463325252ull;
 static uint64_t rnd(void) {
@@ -62,16 +52,16 @@ int main(void) {
     double t[RUNS];
     uint64_t sink = 0;
     for (int r = 0; r < RUNS; r++) {
-      double t0 = now();
+      double t0 = bench_now();
       for (int rep = 0; rep < REPS; rep++)
         for (int i = 0; i < N; i++) {
           dab_sckey k;
           dab_sckey64(&g, pos[i], &k);
           sink += k.key;
         }
-      t[r] = (now() - t0) / ((double)N * REPS);
+      t[r] = (bench_now() - t0) / ((double)N * REPS);
     }
-    qsort(t, RUNS, sizeof t[0], cmpd);
+    qsort(t, RUNS, sizeof t[0], bench_cmp_double);
     printf("%dx%-4d %8.1f %10.1f %12.0f%s\n", g.rows, g.cols, coins / N, t[RUNS / 2] * 1e9,
            1.0 / t[RUNS / 2], sink == 42 ? " " : "");
   }

@@ -7,19 +7,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
+#include "bench/benchutil.h"
 #include "game/board.h"
 #include "theorems/sle.h"
-
-static double now(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-static int cmpd(const void *a, const void *b) {
-  double x = *(const double *)a, y = *(const double *)b;
-  return x < y ? -1 : x > y;
-}
 
 static uint64_t rng = 88172645463325252ull;
 static int rnd(int n) {
@@ -62,14 +52,14 @@ static double time_calls(int (*fn)(const int16_t *, int, const int16_t *, int), 
                          long *sum) {
   double t[RUNS];
   for (int run = 0; run < RUNS; run++) {
-    double t0 = now();
+    double t0 = bench_now();
     for (int c = 0; c < calls; c++) {
       int i = c % N;
       *sum += fn(ch[i], nc[i], lp[i], nl[i]);
     }
-    t[run] = (now() - t0) / calls * 1e9;
+    t[run] = (bench_now() - t0) / calls * 1e9;
   }
-  qsort(t, RUNS, sizeof *t, cmpd);
+  qsort(t, RUNS, sizeof *t, bench_cmp_double);
   return t[RUNS / 2];
 }
 
@@ -110,12 +100,12 @@ int main(int argc, char **argv) {
   int16_t c[DAB_MAX_BOXES], l[DAB_MAX_BOXES];
   int ncs, nls;
   long hits = 0;
-  double t0 = now();
+  double t0 = bench_now();
   for (int k = 0; k < calls; k++) hits += dab_sle_from_position(&g, &pos[k % N], true, c, &ncs, l, &nls);
-  double t_rand = (now() - t0) / calls * 1e9;
-  t0 = now();
+  double t_rand = (bench_now() - t0) / calls * 1e9;
+  t0 = bench_now();
   for (int k = 0; k < calls; k++) hits += dab_sle_from_position(&g, &sle, true, c, &ncs, l, &nls);
-  double t_sle = (now() - t0) / calls * 1e9;
+  double t_sle = (bench_now() - t0) / calls * 1e9;
   printf("\nbridge dab_sle_from_position on 5x5: random position %.0f ns, SLE (5 chains) %.0f ns  (%ld)\n",
          t_rand, t_sle, hits);
   return 0;
