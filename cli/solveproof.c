@@ -316,18 +316,15 @@ static void store_proved(const proof_cfg *cfg, const dab_proof *pf, const dab_pr
     pos[0] = sp->root;
     lo[0] = sp->has_ge ? sp->ge_bound : -n;
     hi[0] = sp->has_le ? sp->le_bound : n;
-    size_t k = 1;
+    /* several records of one position give it the same bounds: the store
+    ** merges them */
     for (size_t i = 0; i < nrec; i++) {
-      bool dup = false; /* several records of one position: their bounds once */
-      for (size_t j = 1; j < k && !dup; j++) dup = pos[j] == recs[i].pos;
-      if (dup) continue;
-      pos[k] = recs[i].pos;
-      dab_proof_bounds(pf, recs[i].pos, &lo[k], &hi[k]);
-      k++;
+      pos[i + 1] = recs[i].pos;
+      dab_proof_bounds(pf, recs[i].pos, &lo[i + 1], &hi[i + 1]);
     }
-    size_t w = solvestore_put_bounds(k, pos, lo, hi);
+    size_t w = solvestore_put_bounds(nrec + 1, pos, lo, hi);
     if (!cfg->json && w)
-      printf("stored: the proved bounds of the root and %zu recorded positions in %s\n", w - 1, solvestore_path());
+      printf("stored: the proved bounds of the root and of %zu records in %s\n", w - 1, solvestore_path());
   }
   free(pos);
   free(lo);

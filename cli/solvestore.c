@@ -133,7 +133,6 @@ void solvestore_select(const dab_geom *g, const char *tb_dir, bool no_store) {
 
 bool solvestore_active(void) { return S.rows && (S.st || S.can_write); }
 
-
 /* The handle to write through (created on first use), or NULL. */
 static dabtb_store *writer(void) {
   if (!S.can_write) return NULL;

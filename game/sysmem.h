@@ -6,6 +6,7 @@
 #ifndef DAB_SYSMEM_H
 #define DAB_SYSMEM_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 /*
@@ -14,5 +15,18 @@
 ** NOTES: reads a file; thread-safe.
 */
 uint64_t dab_mem_available(void);
+
+/*
+** Zeroed memory for a big table probed at random (transposition table,
+** key cache): an anonymous mapping of whole 2 MiB pages on a 2 MiB
+** boundary, with transparent huge pages asked for (4 KiB pages would add
+** a TLB miss to most probes), its pages faulted in now, in order (faults
+** taken in random order from inside a search cost 1-4x more; a memset
+** would write every byte a second time).
+** RETURN: the memory, or NULL when it cannot be mapped.
+** NOTES: free with dab_huge_unmap(p, bytes), the same bytes.
+*/
+void *dab_huge_map(size_t bytes);
+void dab_huge_unmap(void *p, size_t bytes);
 
 #endif

@@ -4,7 +4,6 @@
 ** See Copyright Notice in README.md
 */
 #include <pthread.h>
-#include <sys/mman.h>
 #include <stdio.h>
 #include <limits.h>
 #include <stdlib.h>
@@ -185,15 +184,8 @@ dab_ab *dab_ab_new(const dab_geom *g, const dab_ab_opts *opts, dab_status *st, d
     }
   }
   if (ab->o.graph_keys && !ab->o.no_tt) {
-    /* 48 MiB probed at random: on 2 MiB pages, as the table is */
-    size_t bytes = sizeof(keycache_entry) << KEYCACHE_BITS;
-    ab->keycache = aligned_alloc(2u << 20, bytes);
-    if (ab->keycache) {
-#ifdef MADV_HUGEPAGE
-      madvise(ab->keycache, bytes, MADV_HUGEPAGE); /* advice only */
-#endif
-      memset(ab->keycache, 0, bytes);
-    }
+    /* 48 MiB probed at random: on huge pages, as the table is */
+    ab->keycache = dab_huge_map(sizeof(keycache_entry) << KEYCACHE_BITS);
     if (!ab->keycache) {
       dab_ab_free(ab);
       *st = dab_fail(err, DAB_ENOMEM, "out of memory for the graph-key cache");
@@ -208,7 +200,7 @@ void dab_ab_free(dab_ab *ab) {
   if (!ab) return;
   dab_tt_free(&ab->tt);
   dab_sym_free(ab->sym);
-  free(ab->keycache);
+  dab_huge_unmap(ab->keycache, sizeof(keycache_entry) << KEYCACHE_BITS);
   free(ab->busy);
   pthread_mutex_destroy(&ab->progress_lock);
   free(ab);
@@ -338,31 +330,36 @@ static inline keycache_entry *keycache_slot(keycache_entry *cache, uint64_t p) {
   return &cache[(p * 0x9e3779b97f4a7c15ull) >> (64 - KEYCACHE_BITS)];
 }
 
-/* Marks a child ETC has keyed (a check word is at most 24 bits). */
-#define ETC_STORED (1u << 31)
+/* True when p's table key is its graph key (else its symmetric key). */
+static inline bool graph_keyed(const dab_ab *ab, uint64_t p) {
+  return ab->o.graph_keys && __builtin_popcountll(ab->g.all_lines & ~p) >= ab->o.graph_min_free;
+}
+
+/* p's graph key from the cache.  RETURN: false when the entry holds
+** another position (a zeroed entry has check 0, never a graph key's). */
+static inline bool keycache_get(keycache_entry *cache, uint64_t p, uint64_t *key, uint32_t *check) {
+  keycache_entry *e = keycache_slot(cache, p);
+  uint64_t k = __atomic_load_n(&e->key, __ATOMIC_RELAXED), c = __atomic_load_n(&e->check, __ATOMIC_RELAXED);
+  if (!c || (__atomic_load_n(&e->tag, __ATOMIC_RELAXED) ^ k ^ c) != p) return false;
+  *key = k;
+  *check = (uint32_t)c;
+  return true;
+}
 
 static inline void position_key(const dab_ab *ab, keycache_entry *cache, uint64_t p, pos_key *k) {
   k->labelled = false;
-  if (ab->o.graph_keys && __builtin_popcountll(ab->g.all_lines & ~p) >= ab->o.graph_min_free) {
+  if (graph_keyed(ab, p)) {
     k->graph = true;
     k->tr = 0;
     /* Keyed by the raw position: a symmetric canonical key would hit more
-    ** often but costs more than it saves (measured: 3-18% slower). A
-    ** zeroed entry has check 0, never a graph key's. */
-    keycache_entry *e = cache ? keycache_slot(cache, p) : NULL;
-    if (e) {
-      uint64_t key = __atomic_load_n(&e->key, __ATOMIC_RELAXED), check = __atomic_load_n(&e->check, __ATOMIC_RELAXED);
-      if (check && (__atomic_load_n(&e->tag, __ATOMIC_RELAXED) ^ key ^ check) == p) {
-        k->key = key;
-        k->check = (uint32_t)check;
-        return;
-      }
-    }
+    ** often but costs more than it saves (measured: 3-18% slower). */
+    if (cache && keycache_get(cache, p, &k->key, &k->check)) return;
     dab_sckey64(&ab->g, p, &k->sk);
     k->labelled = true;
     k->key = k->sk.key;
     k->check = ((uint32_t)k->sk.check & (DAB_TT_CHECK_HASHED - 1)) | DAB_TT_CHECK_HASHED;
-    if (e) {
+    if (cache) {
+      keycache_entry *e = keycache_slot(cache, p);
       __atomic_store_n(&e->key, k->key, __ATOMIC_RELAXED);
       __atomic_store_n(&e->check, (uint64_t)k->check, __ATOMIC_RELAXED);
       __atomic_store_n(&e->tag, p ^ k->key ^ k->check, __ATOMIC_RELAXED);
@@ -377,18 +374,12 @@ static inline void position_key(const dab_ab *ab, keycache_entry *cache, uint64_
 /* p's key when it costs no canonicalisation: a symmetric key, or a graph
 ** key found in the cache.  RETURN: false when p's graph key is not cached. */
 static inline bool cheap_key(const dab_ab *ab, keycache_entry *cache, uint64_t p, uint64_t *key, uint32_t *check) {
-  if (!(ab->o.graph_keys && __builtin_popcountll(ab->g.all_lines & ~p) >= ab->o.graph_min_free)) {
+  if (!graph_keyed(ab, p)) {
     *key = dab_sym_canon64(ab->sym, p, ab->o.border_equiv, NULL);
     *check = 0;
     return true;
   }
-  if (!cache) return false;
-  keycache_entry *e = keycache_slot(cache, p);
-  uint64_t k = __atomic_load_n(&e->key, __ATOMIC_RELAXED), c = __atomic_load_n(&e->check, __ATOMIC_RELAXED);
-  if (!c || (__atomic_load_n(&e->tag, __ATOMIC_RELAXED) ^ k ^ c) != p) return false;
-  *key = k;
-  *check = (uint32_t)c;
-  return true;
+  return cache && keycache_get(cache, p, key, check);
 }
 
 static inline void label(const dab_ab *ab, uint64_t p, pos_key *k) {
@@ -586,29 +577,27 @@ static int search(ab_worker *w, uint64_t p, int nrem, int alpha, int beta, int p
     ** queueing: prefetch every child's key-cache entry, then get every
     ** key and prefetch its table bucket, then read the table. */
     int keep = 0, nkeys = 0;
-    uint64_t keys[64], ckey[64];
+    uint64_t keys[64], ckey[64], keyed = 0; /* keyed: bit i when child i has ckey/ccheck */
     uint32_t checks[64], ccheck[64];
     if (w->keycache)
       for (int i = 0; i < n; i++) __builtin_prefetch(keycache_slot(w->keycache, p | 1ull << mv[i]));
     for (int i = 0; i < n; i++) {
       uint64_t c = p | 1ull << mv[i];
-      ccheck[i] = 0;
       if (dab64_three_sided(g, c)) continue; /* not stored */
       if (ab->o.etc_cached_only) {
-        uint32_t ch;
-        if (!cheap_key(ab, w->keycache, c, &ckey[i], &ch)) continue;
-        ccheck[i] = ch | ETC_STORED;
+        if (!cheap_key(ab, w->keycache, c, &ckey[i], &ccheck[i])) continue;
       } else {
         pos_key ck;
         position_key(ab, w->keycache, c, &ck);
-        ckey[i] = ck.key, ccheck[i] = ck.check | ETC_STORED;
+        ckey[i] = ck.key, ccheck[i] = ck.check;
       }
+      keyed |= 1ull << i;
       dab_tt_prefetch(&ab->tt, ckey[i]);
     }
     for (int i = 0; i < n; i++) {
       int m = mv[i];
-      if (!ccheck[i]) { mv[keep++] = (int16_t)m; continue; }
-      uint32_t check = ccheck[i] & ~ETC_STORED;
+      if (!(keyed >> i & 1)) { mv[keep++] = (int16_t)m; continue; }
+      uint32_t check = ccheck[i];
       dab_tt_hit ch;
       int dup = 0;
       for (int j = 0; j < nkeys && !dup; j++) dup = keys[j] == ckey[i] && checks[j] == check;

@@ -43,6 +43,11 @@ typedef struct memo_slot {
   bool used;
 } memo_slot;
 
+typedef struct gave_up_note {
+  dab_proof_claim claim;
+  double seconds;
+} gave_up_note;
+
 struct dab_proof {
   dab_proof_spec spec;
   dab_geom g;
@@ -55,8 +60,7 @@ struct dab_proof {
   size_t nmemo, capmemo;
   char **sources;
   int nsources;
-  dab_proof_claim *gave_up;   /* "# open direct" notes: whole-subtree searches given up */
-  double *gave_up_seconds;
+  gave_up_note *gave_up;      /* "# open direct" notes: whole-subtree searches given up */
   size_t ngave_up, capgave_up;
   /* eval scratch */
   dab_proof_summary *sum;
@@ -120,7 +124,6 @@ void dab_proof_free(dab_proof *pf) {
   for (int i = 0; i < pf->nsources; i++) free(pf->sources[i]);
   free(pf->sources);
   free(pf->gave_up);
-  free(pf->gave_up_seconds);
   free(pf);
 }
 
@@ -627,6 +630,23 @@ static bool parse_claim_tok(const char *t, int *dir, int *bound) {
   return true;
 }
 
+/* "POSITION CLAIM" of a record line (or of a note): the position of this
+** proof's board, canonicalised, and >=B or <=B.
+** RETURN: DAB_OK, or DAB_EINPUT with what is wrong. */
+static dab_status parse_pos_claim(const dab_proof *pf, const char *pos_text, const char *claim_text, uint64_t *pos,
+                                  int *dir, int *bound, dab_err *err) {
+  dab_parsed p;
+  dab_err perr;
+  if (dab_parse_position(pos_text, &p, &perr)) return dab_fail(err, DAB_EINPUT, "bad position: %s", perr.msg);
+  if (p.geom.rows != pf->g.rows || p.geom.cols != pf->g.cols)
+    return dab_fail(err, DAB_EINPUT, "position is %dx%d, the proof is %dx%d", p.geom.rows, p.geom.cols, pf->g.rows,
+                    pf->g.cols);
+  *pos = dab_proof_canon(pf, dab_ls_word(&p.game.lines));
+  if (!parse_claim_tok(claim_text, dir, bound))
+    return dab_fail(err, DAB_EINPUT, "bad claim '%s' (want >=B or <=B)", claim_text);
+  return DAB_OK;
+}
+
 dab_status dab_proof_parse_rec(const dab_proof *pf, const char *line, dab_proof_rec *r, dab_err *err) {
   char buf[1024];
   size_t len = strlen(line);
@@ -639,15 +659,8 @@ dab_status dab_proof_parse_rec(const dab_proof *pf, const char *line, dab_proof_
   if (nt < 4) return dab_fail(err, DAB_EINPUT, "a record needs POSITION CLAIM RESULT BOUND, got %d fields", nt);
   memset(r, 0, sizeof *r);
   r->source = -1;
-  dab_parsed p;
-  dab_err perr;
-  if (dab_parse_position(tok[0], &p, &perr)) return dab_fail(err, DAB_EINPUT, "bad position: %s", perr.msg);
-  if (p.geom.rows != pf->g.rows || p.geom.cols != pf->g.cols)
-    return dab_fail(err, DAB_EINPUT, "position is %dx%d, the proof is %dx%d", p.geom.rows, p.geom.cols, pf->g.rows,
-                    pf->g.cols);
-  r->pos = dab_proof_canon(pf, dab_ls_word(&p.game.lines));
-  if (!parse_claim_tok(tok[1], &r->dir, &r->bound))
-    return dab_fail(err, DAB_EINPUT, "bad claim '%s' (want >=B or <=B)", tok[1]);
+  dab_status st = parse_pos_claim(pf, tok[0], tok[1], &r->pos, &r->dir, &r->bound, err);
+  if (st) return st;
   if (!strcmp(tok[2], "proved")) r->proved = true;
   else if (!strcmp(tok[2], "refuted")) r->proved = false;
   else return dab_fail(err, DAB_EINPUT, "bad result '%s' (want proved or refuted)", tok[2]);
@@ -928,36 +941,28 @@ static void note_problem(dab_proof_load_info *info, const char *file, int line, 
 ** seconds.  A line that does not parse is ignored, as any comment. */
 static void note_gave_up(dab_proof *pf, const char *text) {
   char pos[256], claim[16];
-  double secs = 0;
   const char *at = strstr(text, "seconds=");
   if (sscanf(text, "%255s %15s", pos, claim) != 2 || !at) return;
-  secs = strtod(at + 8, NULL);
-  dab_parsed p;
+  gave_up_note note = {.seconds = strtod(at + 8, NULL)};
   dab_err e;
-  dab_proof_claim c = {0};
-  if (dab_parse_position(pos, &p, &e) || p.geom.rows != pf->g.rows || p.geom.cols != pf->g.cols ||
-      !parse_claim_tok(claim, &c.dir, &c.bound) || !(secs > 0))
+  if (!(note.seconds > 0) || parse_pos_claim(pf, pos, claim, &note.claim.pos, &note.claim.dir, &note.claim.bound, &e))
     return;
-  c.pos = dab_proof_canon(pf, dab_ls_word(&p.game.lines));
   if (pf->ngave_up == pf->capgave_up) {
     size_t cap = pf->capgave_up ? 2 * pf->capgave_up : 16;
-    dab_proof_claim *nc = realloc(pf->gave_up, cap * sizeof *nc);
-    if (nc) pf->gave_up = nc;
-    double *ns = realloc(pf->gave_up_seconds, cap * sizeof *ns);
-    if (ns) pf->gave_up_seconds = ns;
-    if (!nc || !ns) return; /* a note lost: that search is only tried again */
+    gave_up_note *nn = realloc(pf->gave_up, cap * sizeof *nn);
+    if (!nn) return; /* a note lost: that search is only tried again */
+    pf->gave_up = nn;
     pf->capgave_up = cap;
   }
-  pf->gave_up[pf->ngave_up] = c;
-  pf->gave_up_seconds[pf->ngave_up++] = secs;
+  pf->gave_up[pf->ngave_up++] = note;
 }
 
 double dab_proof_gave_up(const dab_proof *pf, const dab_proof_claim *c) {
   double most = 0;
   for (size_t i = 0; i < pf->ngave_up; i++) {
-    const dab_proof_claim *g = &pf->gave_up[i];
-    if (g->pos == c->pos && g->dir == c->dir && g->bound == c->bound && pf->gave_up_seconds[i] > most)
-      most = pf->gave_up_seconds[i];
+    const gave_up_note *n = &pf->gave_up[i];
+    if (n->claim.pos == c->pos && n->claim.dir == c->dir && n->claim.bound == c->bound && n->seconds > most)
+      most = n->seconds;
   }
   return most;
 }

@@ -2,16 +2,15 @@
 ** tt.c: the solver's lock-free transposition table (layout in tt.h).
 ** See Copyright Notice in README.md
 */
-#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-#define XXH_INLINE_ALL
 /* Inlined: the table hashes one 8-byte key per probe, where a call into
 ** the shared library costs as much as the hash. */
 #define XXH_INLINE_ALL
 #include <xxhash.h>
 #include "solver/tt.h"
+#include "sysmem.h"
 
 #define LO_SHIFT 0
 #define HI_SHIFT 8
@@ -46,43 +45,16 @@ static inline bool d_match(uint64_t chk, uint64_t d, uint64_t key, uint32_t chec
 static inline uint64_t ld(const uint64_t *p) { return __atomic_load_n(p, __ATOMIC_RELAXED); }
 static inline void st(uint64_t *p, uint64_t v) { __atomic_store_n(p, v, __ATOMIC_RELAXED); }
 
-#define TT_HUGE (2u << 20)
-
-/* The table's mapping: an anonymous mmap, which the kernel zero-fills page
-** by page on first touch, so it need not be cleared by a memset (which
-** wrote every byte a second time: 1.2-2.5 s for 8 GiB against 0.9 s).
-** Rounded up to whole 2 MiB pages and placed on a 2 MiB boundary (the
-** slack around it is unmapped again), with transparent huge pages asked
-** for: a probe is one random cache line, and 4 KiB pages would add a TLB
-** miss to most of them. */
-static size_t map_bytes(const dab_tt *tt) {
-  size_t b = tt->nbuckets * sizeof(dab_tt_bucket);
-  return (b + TT_HUGE - 1) / TT_HUGE * TT_HUGE;
-}
-
 dab_status dab_tt_init(dab_tt *tt, uint64_t bytes, dab_tt_policy policy, dab_err *err) {
   memset(tt, 0, sizeof *tt);
   uint64_t n = 1;
   while (n * 2 * sizeof(dab_tt_bucket) <= bytes) n *= 2;
-  tt->nbuckets = n;
-  size_t len = map_bytes(tt);
-  char *raw = mmap(NULL, len + TT_HUGE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-  if (raw == MAP_FAILED) {
-    tt->nbuckets = 0;
+  /* zeroed by the OS, on huge pages (sysmem.h): no memset */
+  tt->bucket = dab_huge_map(n * sizeof(dab_tt_bucket));
+  if (!tt->bucket)
     return dab_fail(err, DAB_ENOMEM, "out of memory for a %llu MiB transposition table",
                     (unsigned long long)((n * sizeof(dab_tt_bucket)) >> 20));
-  }
-  char *at = (char *)(((uintptr_t)raw + TT_HUGE - 1) / TT_HUGE * TT_HUGE);
-  if (at > raw) munmap(raw, (size_t)(at - raw));
-  if (at + len < raw + len + TT_HUGE) munmap(at + len, (size_t)(raw + len + TT_HUGE - (at + len)));
-#ifdef MADV_HUGEPAGE
-  madvise(at, len, MADV_HUGEPAGE); /* advice only */
-#endif
-  /* Fault the pages in now, in order, one write per huge page: a search
-  ** touches every page of its table within seconds anyway, and faults taken
-  ** in random order from inside the search cost 1-4x more (measured). */
-  for (size_t off = 0; off < len; off += TT_HUGE) ((volatile char *)at)[off] = 0;
-  tt->bucket = (dab_tt_bucket *)at;
+  tt->nbuckets = n;
   tt->mask = n - 1;
   tt->policy = policy;
   tt->generation = 1;
@@ -90,14 +62,14 @@ dab_status dab_tt_init(dab_tt *tt, uint64_t bytes, dab_tt_policy policy, dab_err
 }
 
 void dab_tt_free(dab_tt *tt) {
-  if (tt->bucket) munmap(tt->bucket, map_bytes(tt));
+  dab_huge_unmap(tt->bucket, tt->nbuckets * sizeof(dab_tt_bucket));
   tt->bucket = NULL;
 }
 
-/* Dropping the pages zeroes them (lazily, as at the start) and returns
-** the memory; a memset would write every byte of a table of gigabytes. */
+/* Dropping the pages zeroes them (lazily) and returns the memory; a
+** memset would write every byte of a table of gigabytes. */
 void dab_tt_clear(dab_tt *tt) {
-  if (madvise(tt->bucket, map_bytes(tt), MADV_DONTNEED) != 0)
+  if (madvise(tt->bucket, tt->nbuckets * sizeof(dab_tt_bucket), MADV_DONTNEED) != 0)
     memset(tt->bucket, 0, tt->nbuckets * sizeof(dab_tt_bucket));
 }
 

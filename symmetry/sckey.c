@@ -167,22 +167,17 @@ static bool canon_chain(const sc_graph *gr, const uint8_t *mem, int k, sc_compon
   for (int i = 0, prev = -1, cur = start; i < k; i++) {
     walk[i] = (uint8_t)cur;
     g[i] = gr->ground[cur];
-    int next = gr->nbr[cur][0] != prev || gr->deg[cur] < 2 ? gr->nbr[cur][0] : gr->nbr[cur][1];
-    if (gr->deg[cur] == 2 && gr->nbr[cur][0] == prev) next = gr->nbr[cur][1];
+    int next = gr->deg[cur] == 2 && gr->nbr[cur][0] == prev ? gr->nbr[cur][1] : gr->nbr[cur][0];
     prev = cur, cur = next;
   }
-  /* the least ground sequence over the walks: a chain has two (either
-  ** end), a loop 2k (any start, either way round) */
+  /* the least ground sequence over the walks: a chain has two (from
+  ** either end), a loop 2k (from any coin, either way round) */
   int best_start = 0, best_dir = 1;
-  for (int s = 0; s < (loop ? k : 2); s++)
+  for (int s = 0; s < (loop ? k : 1); s++)
     for (int dir = -1; dir <= 1; dir += 2) {
-      int s0 = loop ? s : (dir == 1 ? 0 : k - 1);
-      if (!loop && s != (dir == 1 ? 0 : 1)) continue;
-      int cmp = 0;
-      for (int i = 0; i < k && !cmp; i++) {
-        int a = g[(s0 + dir * i + k) % k], b = g[(best_start + best_dir * i + k) % k];
-        cmp = a - b;
-      }
+      int s0 = loop ? s : dir == 1 ? 0 : k - 1, cmp = 0;
+      for (int i = 0; i < k && !cmp; i++)
+        cmp = g[(s0 + dir * i + k) % k] - g[(best_start + best_dir * i + k) % k];
       if (cmp < 0) best_start = s0, best_dir = dir;
     }
   memset(out->enc, 0, (size_t)(k + 1) / 2 * sizeof out->enc[0]);
@@ -233,7 +228,7 @@ void dab_sckey64(const dab_geom *g, uint64_t p, dab_sckey *out) {
   ** when that side is on the edge.  Branch-free: which sides are free is
   ** random to the predictor. */
   dab64_sides4 v = dab64_side_vectors(g, p);
-  const uint64_t open = ~(v.top & v.bottom & v.left & v.right) & dab64_all_boxes(g);
+  const uint64_t open = ~dab64_complete_v(v) & dab64_all_boxes(g);
   const uint64_t free_side[4] = {~v.top & open, ~v.bottom & open, ~v.left & open, ~v.right & open};
   const int delta[4] = {-g->cols, g->cols, -1, 1};
   uint8_t idx[64];
