@@ -26,7 +26,7 @@ static void on_bound(void *ctx, int lower, int upper) {
 static void usage(void) {
   fputs("usage: ab_bench POS [--plain] [--no-safe] [--no-decline] [--no-border] [--no-sle]\n"
         "       [--no-sacorder] [--no-parity] [--no-loony] [--no-chainmoves] [--no-graph] [--graph MINFREE]\n"
-        "       [--etc MINFREE] [--etc-cached MINFREE] [--no-etc] [--hash MIB] [--threads N]\n"
+        "       [--etc MINFREE] [--etc-cached MINFREE] [--no-etc] [--no-handouts] [--hash MIB] [--threads N]\n"
         "       [--policy work|always|direct] [--analyze] [--limit NODES]\n",
         stderr);
 }
@@ -57,6 +57,7 @@ int main(int argc, char **argv) {
     else if (!strcmp(a, "--etc") && i + 1 < argc)
       o.etc = true, o.etc_cached_only = false, o.etc_min_free = atoi(argv[++i]);
     else if (!strcmp(a, "--no-etc")) o.etc = false;
+    else if (!strcmp(a, "--no-handouts")) o.hard_handouts = false;
     else if (!strcmp(a, "--etc-cached") && i + 1 < argc)
       o.etc = o.etc_cached_only = true, o.etc_min_free = atoi(argv[++i]);
     else if (!strcmp(a, "--hash") && i + 1 < argc) o.hash_bytes = strtoull(argv[++i], NULL, 10) << 20;

@@ -4,6 +4,7 @@
 ** See Copyright Notice in README.md
 */
 #include <limits.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -42,6 +43,10 @@ static struct {
 #define CHECKPOINT_MAX_RECORDS 1000000
 #define CHECKPOINT_EVERY_SECONDS 60.0
 #define CHECKPOINT_MIN_SEARCH_SECONDS 10.0
+
+/* Serialises the store's writes while several analysis threads run
+** (dab_ab_analyze_moves): a proved move and a checkpoint. */
+static pthread_mutex_t store_lock = PTHREAD_MUTEX_INITIALIZER;
 
 static double now_s(void) {
   struct timespec ts;
@@ -379,8 +384,13 @@ static bool checkpoint_due(void) {
 void solvestore_progress(void *ctx, const dab_progress *p) {
   if (ctx) cli_progress(NULL, p);
   /* Inside a long null-window test: save the table now and then, so a
-  ** kill loses at most a few minutes.  Runs in worker 0's thread. */
-  if (checkpoint_due()) checkpoint(S.cur_ab, true, 1);
+  ** kill loses at most a few minutes.  Runs in worker 0's thread, maybe
+  ** while an analysis thread stores a move (solved_child). */
+  if (checkpoint_due()) {
+    pthread_mutex_lock(&store_lock);
+    checkpoint(S.cur_ab, true, 1);
+    pthread_mutex_unlock(&store_lock);
+  }
 }
 
 void solvestore_on_bound(void *ctx, int lower, int upper) {
@@ -434,36 +444,34 @@ dab_status solvestore_solve(dab_ab *ab, uint64_t p, int *value, int *lower, int 
   return solve_tracked(ab, p, true, value, lower, upper, err);
 }
 
+/* dab_ab_analyze_moves hooks: a child the store knows exactly is not
+** searched; a proved child is stored at once, so an interrupted analysis
+** keeps the moves it finished. */
+static bool known_child(void *ctx, uint64_t c, int *v) {
+  (void)ctx;
+  return get_exact(c, v, NULL);
+}
+
+static void solved_child(void *ctx, uint64_t c, int v, uint64_t nodes, double seconds) {
+  (void)ctx;
+  pthread_mutex_lock(&store_lock);
+  dabtb_solved prior;
+  bool had = get(c, &prior);
+  dabtb_solved r = {v, v, -1, (had ? prior.nodes : 0) + nodes, (had ? prior.seconds : 0) + seconds};
+  put(1, &c, &r);
+  pthread_mutex_unlock(&store_lock);
+}
+
 dab_status solvestore_analyze(dab_ab *ab, uint64_t root, int v, dab_analysis *a, dab_err *err) {
-  if (!solvestore_active()) return dab_ab_analyze(ab, root, a, err);
-  const dab_geom *g = &S.g;
-  memset(a, 0, sizeof *a);
-  uint64_t keys[64];
-  int vals[64], nk = 0;
-  for (uint64_t fr = g->all_lines & ~root; fr; fr &= fr - 1) {
-    int m = __builtin_ctzll(fr), k = dab64_completes(g, root, m), cv = 0;
-    uint64_t c = root | 1ull << m;
-    if (open_boxes(c)) {
-      uint64_t key = dab_sym_canon64(S.sym, c, true, NULL);
-      int found = -1;
-      for (int i = 0; i < nk; i++)
-        if (keys[i] == key) found = i;
-      if (found >= 0) {
-        cv = vals[found];
-      } else if (!get_exact(c, &cv, NULL)) {
-        /* The move is worth at most v: a true bound on the child. */
-        int n = open_boxes(c);
-        dab_ab_seed(ab, c, k ? -n : -v, k ? v - k : n, NULL);
-        dab_status st = solve_tracked(ab, c, false, &cv, NULL, NULL, err);
-        if (st) return st;
-      }
-      keys[nk] = key, vals[nk] = cv, nk++;
-    }
-    a->move[a->nmoves] = (int16_t)m;
-    a->move_value[a->nmoves++] = (int16_t)(k ? k + cv : -cv);
-  }
-  dab_analysis_from_moves(a);
-  return DAB_OK;
+  if (!solvestore_active()) return dab_ab_analyze_moves(ab, root, v, NULL, a, err);
+  dab_ab_move_hooks hooks = {known_child, solved_child, NULL};
+  /* Tracking on: the progress callback checkpoints the table meanwhile. */
+  S.cur_ab = ab;
+  S.tracking = true;
+  dab_status st = dab_ab_analyze_moves(ab, root, v, &hooks, a, err);
+  S.tracking = false;
+  if (st == DAB_ECANCELED) checkpoint(ab, true, 1); /* resume from here */
+  return st;
 }
 
 void solvestore_finish(dab_ab *ab, uint64_t root, const dab_analysis *a, bool value_only, int v,

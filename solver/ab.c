@@ -4,6 +4,7 @@
 ** See Copyright Notice in README.md
 */
 #include <pthread.h>
+#include <sched.h>
 #include <stdio.h>
 #include <limits.h>
 #include <stdlib.h>
@@ -39,24 +40,45 @@ struct dab_ab {
   dab_tt tt;
   int16_t order[64];          /* lines, centre first */
   uint64_t group_of[64];      /* border group of each line (0 = none) */
-  /* Shared by the workers of one test. */
-  volatile int stop;          /* a worker finished, or cancel / node limit */
-  int stop_reason;            /* 1 = finished, 2 = canceled */
-  double t0, last_progress;
-  int lo, hi, testing;        /* for the progress line */
-  char what[96];
-  pthread_mutex_t progress_lock;
+  pthread_mutex_t stats_lock; /* drivers merge their counts into st under it */
   dab_ab_stats st;
   struct keycache_entry *keycache; /* shared by the workers, kept across tests */
   uint64_t *busy;             /* keys of nodes being expanded (threads > 1, abdada) */
 };
 
+/* One root driver (a solve, a test, one move of an analysis): its tests'
+** control state.  dab_ab_analyze runs several at once on one table. */
+typedef struct ab_driver {
+  volatile int stop;          /* a worker finished, or cancel / node limit */
+  int stop_reason;            /* 1 = finished, 2 = canceled */
+  int threads;                /* workers per test */
+  bool report;                /* this driver calls the progress callback */
+  bool report_bounds;         /* ... and on_bound (the root of dab_ab_solve only) */
+  bool count_seconds;         /* its solves add their time to the stats */
+  volatile int *halt;         /* optional: set when a sibling driver failed */
+  /* The running test, for helper threads that join it (see help_drivers):
+  ** test_id counts the driver's tests; outcome packs the id of the test
+  ** whose first finisher wrote it (high half) and its fail-soft result. */
+  int test_id;
+  uint64_t root;
+  int nrem, beta;
+  uint64_t outcome;
+  volatile int active;        /* solving a move (helpers may join) */
+  double t0, last_progress;
+  int lo, hi, testing;        /* for the progress line */
+  const char *label;          /* what the progress line says is solved */
+  char what[128];
+  dab_ab_stats st;            /* merged into the solver's by driver_merge */
+} ab_driver;
+
 typedef struct ab_worker {
   dab_ab *ab;
+  ab_driver *drv;
   int id;
   int stop;
   uint64_t nodes, probes, hits, cuts, sle, loony, etc_cuts, etc_dups, deferrals, keys;
-  uint64_t node_base;         /* ab->st.nodes at the start of the test */
+  uint64_t node_base;         /* nodes counted before this test (for limits, progress) */
+  int test_id;                /* the driver's test this worker searches */
   struct keycache_entry *keycache; /* the solver's graph-key cache, or NULL */
   /* The test this worker runs. */
   uint64_t root;
@@ -82,6 +104,7 @@ void dab_ab_default_opts(dab_ab_opts *o) {
   o->parity = true;
   o->loony_bound = true;
   o->chain_moves = true;
+  o->hard_handouts = true;
   o->graph_keys = true;
   o->graph_min_free = 8;
   o->abdada = true;
@@ -174,7 +197,7 @@ dab_ab *dab_ab_new(const dab_geom *g, const dab_ab_opts *opts, dab_status *st, d
     }
   for (int i = 0; i < ab->sym->ngroups; i++)
     for (uint64_t m = ab->sym->group[i]; m; m &= m - 1) ab->group_of[__builtin_ctzll(m)] = ab->sym->group[i];
-  pthread_mutex_init(&ab->progress_lock, NULL);
+  pthread_mutex_init(&ab->stats_lock, NULL);
   if (ab->o.threads > 1 && ab->o.abdada && !ab->o.no_tt) {
     ab->busy = calloc((size_t)1 << BUSY_BITS, sizeof *ab->busy);
     if (!ab->busy) {
@@ -202,7 +225,7 @@ void dab_ab_free(dab_ab *ab) {
   dab_sym_free(ab->sym);
   dab_huge_unmap(ab->keycache, sizeof(keycache_entry) << KEYCACHE_BITS);
   free(ab->busy);
-  pthread_mutex_destroy(&ab->progress_lock);
+  pthread_mutex_destroy(&ab->stats_lock);
   free(ab);
 }
 
@@ -213,29 +236,51 @@ const dab_tt *dab_ab_tt(const dab_ab *ab) { return &ab->tt; }
 void dab_ab_get_stats(const dab_ab *ab, dab_ab_stats *s) { *s = ab->st; }
 void dab_ab_reset_stats(dab_ab *ab) { memset(&ab->st, 0, sizeof ab->st); }
 
+static void driver_init(ab_driver *d, int threads, bool report, const char *label) {
+  memset(d, 0, sizeof *d);
+  d->threads = threads < 1 ? 1 : threads > DAB_AB_MAX_THREADS ? DAB_AB_MAX_THREADS : threads;
+  d->report = report;
+  d->count_seconds = true;
+  d->label = label;
+}
+
+/* Adds a driver's counts to the solver's (thread-safe) and zeroes them. */
+static void driver_merge(dab_ab *ab, ab_driver *d) {
+  pthread_mutex_lock(&ab->stats_lock);
+  dab_ab_stats *t = &ab->st, *s = &d->st;
+  t->nodes += s->nodes, t->tt_probes += s->tt_probes, t->tt_hits += s->tt_hits, t->tt_cuts += s->tt_cuts;
+  t->sle_leaves += s->sle_leaves, t->loony_skips += s->loony_skips, t->deferrals += s->deferrals;
+  t->etc_cuts += s->etc_cuts, t->etc_dups += s->etc_dups, t->graph_keys += s->graph_keys;
+  t->tests += s->tests, t->seconds += s->seconds;
+  pthread_mutex_unlock(&ab->stats_lock);
+  memset(s, 0, sizeof *s);
+}
+
 /* ---- The search ------------------------------------------------------- */
 
 /* Every 4096 nodes: cancellation, node limit, progress (worker 0). */
 static int poll_worker(ab_worker *w) {
   dab_ab *ab = w->ab;
-  if (ab->stop) return w->stop = 1;
-  if (ab->o.cancel && *ab->o.cancel) {
-    ab->stop_reason = 2;
-    ab->stop = 1;
+  ab_driver *d = w->drv;
+  if (d->stop) return w->stop = 1;
+  if ((ab->o.cancel && *ab->o.cancel) ||
+      (ab->o.node_limit && w->node_base + w->nodes * (uint64_t)d->threads > ab->o.node_limit)) {
+    d->stop_reason = 2;
+    d->stop = 1;
     return w->stop = 1;
   }
-  if (ab->o.node_limit && w->node_base + w->nodes * (uint64_t)ab->o.threads > ab->o.node_limit) {
-    ab->stop_reason = 2;
-    ab->stop = 1;
+  if ((d->halt && *d->halt) || __atomic_load_n(&d->test_id, __ATOMIC_RELAXED) != w->test_id) {
+    d->stop_reason = 2;
+    d->stop = 1;
     return w->stop = 1;
   }
-  if (w->id == 0 && ab->o.progress && (w->nodes & 0xffff) == 0) {
+  if (w->id == 0 && d->report && ab->o.progress && (w->nodes & 0xffff) == 0) {
     double t = now_sec();
-    if (t - ab->last_progress >= DAB_PROGRESS_INTERVAL) {
-      ab->last_progress = t;
-      snprintf(ab->what, sizeof ab->what, "solve %dx%d  value in [%+d,%+d]  testing >= %+d  nodes",
-               ab->g.rows, ab->g.cols, ab->lo, ab->hi, ab->testing);
-      dab_progress pr = {ab->what, w->node_base + w->nodes * (uint64_t)ab->o.threads, 0, t - ab->t0};
+    if (t - d->last_progress >= DAB_PROGRESS_INTERVAL) {
+      d->last_progress = t;
+      snprintf(d->what, sizeof d->what, "%s %dx%d  value in [%+d,%+d]  testing >= %+d  nodes",
+               d->label ? d->label : "solve", ab->g.rows, ab->g.cols, d->lo, d->hi, d->testing);
+      dab_progress pr = {d->what, w->node_base + w->nodes * (uint64_t)d->threads, 0, t - d->t0};
       ab->o.progress(ab->o.progress_ctx, &pr);
     }
   }
@@ -282,6 +327,29 @@ static int chain_of(const dab_geom *g, uint64_t p, int m, int *len, uint64_t *bo
   }
   *len = k, *boxes = set;
   return 1;
+}
+
+/*
+** The one opening of an isolated chain or loop that chain_moves searches,
+** given chain_of's answer for line m: any string of a loop (all are
+** alike), an end string of a chain of >= 3 coins (the opponent's options
+** after any other opening include those after it) and, with
+** hard_handouts, the middle string of a 2-chain.  A 2-chain opened at an
+** end (half-hearted) lets the opponent choose between taking both coins
+** (what the middle opening forces, as the capture is then safe) and
+** declining them with the far end, so it is never better.
+** RETURN: that line, or -1 when every opening of m's run is searched.
+*/
+static inline int chain_opening(const dab_ab *ab, int kind, int len, uint64_t boxes, int end, int m) {
+  if (kind == 2) return m;
+  if (kind != 1) return -1;
+  if (len >= 3) return end;
+  if (len == 2 && ab->o.hard_handouts) {
+    const dab_geom *g = &ab->g;
+    int b0 = __builtin_ctzll(boxes), b1 = __builtin_ctzll(boxes & (boxes - 1));
+    return __builtin_ctzll(g->box_mask[b0] & g->box_mask[b1]);
+  }
+  return -1;
 }
 
 /*
@@ -518,9 +586,10 @@ static int search(ab_worker *w, uint64_t p, int nrem, int alpha, int beta, int p
     int len, end;
     uint64_t boxes;
     int kind = chain_of(g, p, ttmove, &len, &boxes, &end);
-    if ((kind == 1 && len >= 3) || kind == 2) {
+    int one = chain_opening(ab, kind, len, boxes, end, ttmove);
+    if (one >= 0) {
       seen_chains |= boxes;
-      if (kind == 1) ttmove = end;
+      ttmove = one;
     }
   }
   if (ttmove >= 0) mv[n++] = (int16_t)ttmove;
@@ -539,13 +608,14 @@ static int search(ab_worker *w, uint64_t p, int nrem, int alpha, int beta, int p
         kind = chain_of(g, p, m, &len, &boxes, &end);
         if (!kind) not_isolated |= boxes;
       }
-      if ((kind == 1 && len >= 3) || kind == 2) {
+      int one = chain_opening(ab, kind, len, boxes, end, m);
+      if (one >= 0) {
         seen_chains |= boxes;
-        if (kind == 1) m = end;
-        if (m == ttmove) continue;
-        /* an end string gives one box: a sacrifice of one */
-        if (ab->o.order_sacrifices_last) sac1[nsac1++] = (int16_t)m;
-        else mv[n++] = (int16_t)m;
+        if (one == ttmove) continue;
+        /* an end string gives one box, a hard-hearted handout two */
+        if (!ab->o.order_sacrifices_last) mv[n++] = (int16_t)one;
+        else if (kind == 1 && len == 2) sac2[nsac2++] = (int16_t)one;
+        else sac1[nsac1++] = (int16_t)one;
         continue;
       }
     }
@@ -704,37 +774,66 @@ static void *worker_main(void *arg) {
   ab_worker *w = arg;
   w->result = search(w, w->root, w->nrem, w->alpha, w->beta, 0, false);
   if (!w->stop) {
-    /* First to finish wins; the others stop. */
-    dab_ab *ab = w->ab;
-    if (!ab->stop) ab->stop_reason = 1;
-    ab->stop = 1;
+    /* First to finish wins; the others stop.  A helper still finishing
+    ** an earlier test overwrites nothing of this one's. */
+    ab_driver *d = w->drv;
+    uint64_t mine = (uint64_t)(uint32_t)w->test_id << 32 | (uint32_t)w->result;
+    uint64_t cur = __atomic_load_n(&d->outcome, __ATOMIC_ACQUIRE);
+    while ((int)(cur >> 32) != w->test_id &&
+           !__atomic_compare_exchange_n(&d->outcome, &cur, mine, false, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
+    }
+    if (__atomic_load_n(&d->test_id, __ATOMIC_RELAXED) == w->test_id) {
+      if (!d->stop) d->stop_reason = 1;
+      d->stop = 1;
+    }
   }
   return NULL;
 }
 
+/* Adds a worker's counts to s. */
+static void worker_stats_add(dab_ab_stats *s, const ab_worker *w) {
+  s->nodes += w->nodes;
+  s->tt_probes += w->probes;
+  s->tt_hits += w->hits;
+  s->tt_cuts += w->cuts;
+  s->sle_leaves += w->sle;
+  s->loony_skips += w->loony;
+  s->deferrals += w->deferrals;
+  s->etc_cuts += w->etc_cuts;
+  s->etc_dups += w->etc_dups;
+  s->graph_keys += w->keys;
+}
+
 /* One null-window search of p on (beta-1, beta) with every thread.
 ** RETURN: DAB_OK and *result (fail-soft), or DAB_ECANCELED. */
-static dab_status run_test(dab_ab *ab, uint64_t p, int nrem, int beta, int *result) {
-  int nt = ab->o.threads;
+static dab_status run_test_once(dab_ab *ab, ab_driver *d, uint64_t p, int nrem, int beta, int *result) {
+  int nt = d->threads;
   ab_worker ws[DAB_AB_MAX_THREADS];
-  if (nt > DAB_AB_MAX_THREADS) nt = DAB_AB_MAX_THREADS;
-  ab->stop = 0;
-  ab->stop_reason = 0;
-  ab->testing = beta;
-  ab->tt.generation++;
-  if (!ab->tt.generation) ab->tt.generation = 1;
+  d->stop = 0;
+  d->stop_reason = 0;
+  d->testing = beta;
+  __atomic_store_n(&d->root, p, __ATOMIC_RELAXED);
+  __atomic_store_n(&d->nrem, nrem, __ATOMIC_RELAXED);
+  __atomic_store_n(&d->beta, beta, __ATOMIC_RELAXED);
+  int id = d->test_id + 1;
+  __atomic_store_n(&d->test_id, id, __ATOMIC_RELEASE); /* helpers may join from here */
+  /* a new generation per test (drivers running at once may share one) */
+  if (!__atomic_add_fetch(&ab->tt.generation, 1, __ATOMIC_RELAXED))
+    __atomic_store_n(&ab->tt.generation, 1, __ATOMIC_RELAXED);
+  uint64_t before = ab->st.nodes + d->st.nodes;
   for (int i = 0; i < nt; i++) {
     memset(&ws[i], 0, sizeof ws[i]);
     ws[i].ab = ab;
+    ws[i].drv = d;
     ws[i].id = i;
-    ws[i].node_base = ab->st.nodes;
+    ws[i].node_base = before;
+    ws[i].test_id = id;
     ws[i].keycache = ab->keycache;
     ws[i].root = p;
     ws[i].nrem = nrem;
     ws[i].alpha = beta - 1;
     ws[i].beta = beta;
   }
-  int winner = -1;
   if (nt == 1) {
     worker_main(&ws[0]);
   } else {
@@ -747,23 +846,27 @@ static dab_status run_test(dab_ab *ab, uint64_t p, int nrem, int beta, int *resu
     worker_main(&ws[0]);
     for (int i = 1; i <= started; i++) pthread_join(th[i], NULL);
   }
-  for (int i = 0; i < nt; i++) {
-    ab->st.nodes += ws[i].nodes;
-    ab->st.tt_probes += ws[i].probes;
-    ab->st.tt_hits += ws[i].hits;
-    ab->st.tt_cuts += ws[i].cuts;
-    ab->st.sle_leaves += ws[i].sle;
-    ab->st.loony_skips += ws[i].loony;
-    ab->st.deferrals += ws[i].deferrals;
-    ab->st.etc_cuts += ws[i].etc_cuts;
-    ab->st.etc_dups += ws[i].etc_dups;
-    ab->st.graph_keys += ws[i].keys;
-    if (winner < 0 && !ws[i].stop) winner = i;
-  }
-  ab->st.tests++;
-  if (winner < 0) return DAB_ECANCELED;
-  *result = ws[winner].result;
+  for (int i = 0; i < nt; i++) worker_stats_add(&d->st, &ws[i]);
+  d->st.tests++;
+  /* The winner may be a helper (help_drivers), so the result is read from
+  ** the outcome the first finisher of this test wrote. */
+  uint64_t out = __atomic_load_n(&d->outcome, __ATOMIC_ACQUIRE);
+  if ((int)(out >> 32) != id) return DAB_ECANCELED;
+  *result = (int)(int32_t)(uint32_t)out;
   return DAB_OK;
+}
+
+/* One null-window search of p on (beta-1, beta) with every thread.
+** RETURN: DAB_OK and *result (fail-soft), or DAB_ECANCELED. */
+static dab_status run_test(dab_ab *ab, ab_driver *d, uint64_t p, int nrem, int beta, int *result) {
+  for (;;) {
+    dab_status st = run_test_once(ab, d, p, nrem, beta, result);
+    /* A helper finishing the previous test just as this one began can
+    ** stop it: no result and no reason to stop.  Run it again (the table
+    ** keeps what it proved). */
+    if (st == DAB_ECANCELED && d->stop_reason != 2 && !(d->halt && *d->halt)) continue;
+    return st;
+  }
 }
 
 /* Rounds x to the value parity of n open boxes, up or down. */
@@ -779,12 +882,16 @@ static dab_status check_position(const dab_ab *ab, uint64_t p, dab_err *err) {
 dab_status dab_ab_test_failsoft(dab_ab *ab, uint64_t p, int bound, int *failsoft, dab_err *err) {
   dab_status st = check_position(ab, p, err);
   if (st) return st;
-  double t0 = now_sec();
-  ab->t0 = t0;
+  ab_driver d;
+  driver_init(&d, ab->o.threads, true, "test");
+  /* last_progress 0: the first poll calls the progress callback, where a
+  ** caller's budget is checked (a proof's --budget stops short tests) */
+  d.t0 = now_sec();
   int nrem = dab_ab_open_boxes(&ab->g, p), r = 0;
-  ab->lo = -nrem, ab->hi = nrem;
-  st = run_test(ab, p, nrem, bound, &r);
-  ab->st.seconds += now_sec() - t0;
+  d.lo = -nrem, d.hi = nrem;
+  st = run_test(ab, &d, p, nrem, bound, &r);
+  d.st.seconds = now_sec() - d.t0;
+  driver_merge(ab, &d);
   if (st) return dab_fail(err, st, "search canceled");
   /* the result is a true bound; clip it to what the boxes allow */
   *failsoft = r < -nrem ? -nrem : r > nrem ? nrem : r;
@@ -800,13 +907,13 @@ dab_status dab_ab_test(dab_ab *ab, uint64_t p, int bound, bool *result, dab_err 
 
 /* The root driver, starting its tests near guess0, inside bounds already
 ** known to hold (lo0, hi0; INT_MIN, INT_MAX when none). */
-static dab_status solve_from(dab_ab *ab, uint64_t p, int guess0, int lo0, int hi0, int *value, int *lower,
-                             int *upper, dab_err *err) {
+static dab_status solve_from(dab_ab *ab, ab_driver *d, uint64_t p, int guess0, int lo0, int hi0, int *value,
+                             int *lower, int *upper, dab_err *err) {
   dab_status st = check_position(ab, p, err);
   if (st) return st;
   double t0 = now_sec();
-  ab->t0 = t0;
-  ab->last_progress = t0;
+  d->t0 = t0;
+  d->last_progress = t0;
   int nrem = dab_ab_open_boxes(&ab->g, p);
   int lo = lo0 > -nrem ? lo0 : -nrem, hi = hi0 < nrem ? hi0 : nrem;
   int step = ab->o.parity ? 2 : 1;
@@ -824,13 +931,13 @@ static dab_status solve_from(dab_ab *ab, uint64_t p, int guess0, int lo0, int hi
     }
   }
   while (lo < hi) {
-    ab->lo = lo, ab->hi = hi;
+    d->lo = lo, d->hi = hi;
     /* Test value >= b with b in (lo, hi], MTD(f)-style near the guess. */
     int b = guess;
     if (b < lo + step) b = lo + step;
     if (b > hi) b = hi;
     int r;
-    st = run_test(ab, p, nrem, b, &r);
+    st = run_test(ab, d, p, nrem, b, &r);
     if (st) break;
     if (r >= b) {
       int nl = ab->o.parity ? parity_up(r, nrem) : r;
@@ -845,9 +952,9 @@ static dab_status solve_from(dab_ab *ab, uint64_t p, int guess0, int lo0, int hi
       st = DAB_EINTERNAL;
       break;
     }
-    if (ab->o.on_bound) ab->o.on_bound(ab->o.bound_ctx, lo, hi);
+    if (ab->o.on_bound && d->report_bounds) ab->o.on_bound(ab->o.bound_ctx, lo, hi);
   }
-  ab->st.seconds += now_sec() - t0;
+  if (d->count_seconds) d->st.seconds += now_sec() - t0;
   if (lower) *lower = lo;
   if (upper) *upper = hi;
   if (st == DAB_EINTERNAL) return dab_fail(err, st, "inconsistent bounds [%d,%d]: solver bug", lo, hi);
@@ -857,45 +964,213 @@ static dab_status solve_from(dab_ab *ab, uint64_t p, int guess0, int lo0, int hi
 }
 
 dab_status dab_ab_solve(dab_ab *ab, uint64_t p, int *value, int *lower, int *upper, dab_err *err) {
-  return solve_from(ab, p, 0, INT_MIN, INT_MAX, value, lower, upper, err);
+  ab_driver d;
+  driver_init(&d, ab->o.threads, true, "solve");
+  d.report_bounds = true;
+  dab_status st = solve_from(ab, &d, p, 0, INT_MIN, INT_MAX, value, lower, upper, err);
+  driver_merge(ab, &d);
+  return st;
 }
 
-dab_status dab_ab_analyze(dab_ab *ab, uint64_t p, dab_analysis *a, dab_err *err) {
+/* ---- Every move's value ------------------------------------------------- */
+
+/* The distinct moves of one analysis, shared by its threads. */
+typedef struct analysis_job {
+  dab_ab *ab;
+  const dab_ab_move_hooks *hooks;
+  int value;                  /* the position's value */
+  int n;                      /* distinct children */
+  uint64_t child[64];
+  int k[64];                  /* boxes the move completes */
+  int child_value[64];
+  int todo[64], ntodo;        /* the children to solve (the rest are known) */
+  int next;                   /* next todo entry to take (atomic) */
+  volatile int halt;          /* a child failed: the others stop */
+  dab_status st;              /* the first failure, and its message */
+  dab_err err;
+  pthread_mutex_t lock;       /* st/err and the solved hook */
+  int nthreads;
+  ab_driver drv[DAB_AB_MAX_THREADS]; /* thread i's driver (helpers read them) */
+} analysis_job;
+
+typedef struct analysis_thread {
+  analysis_job *job;
+  int id;
+} analysis_thread;
+
+/*
+** A thread with no move left to take helps the others: it joins a running
+** driver's current test as one more lazy-SMP worker (the helper's result
+** counts if it finishes first), and the next test after that, until no
+** driver is solving a move.  So the last, often longest, moves of an
+** analysis still use every thread.
+*/
+static void help_drivers(analysis_job *j, int self) {
+  dab_ab *ab = j->ab;
+  ab_driver dummy;
+  driver_init(&dummy, 1, false, NULL);
+  int turn = self;
+  while (!j->halt) {
+    ab_driver *d = NULL;
+    for (int i = 1; i <= j->nthreads && !d; i++) {
+      ab_driver *c = &j->drv[(turn + i) % j->nthreads];
+      if (c != &j->drv[self] && __atomic_load_n(&c->active, __ATOMIC_ACQUIRE)) d = c;
+    }
+    if (!d) break;
+    turn++;
+    int id = __atomic_load_n(&d->test_id, __ATOMIC_ACQUIRE);
+    ab_worker w;
+    memset(&w, 0, sizeof w);
+    w.root = __atomic_load_n(&d->root, __ATOMIC_RELAXED);
+    w.nrem = __atomic_load_n(&d->nrem, __ATOMIC_RELAXED);
+    w.beta = __atomic_load_n(&d->beta, __ATOMIC_RELAXED);
+    if (d->stop || __atomic_load_n(&d->test_id, __ATOMIC_ACQUIRE) != id) {
+      sched_yield(); /* between two tests */
+      continue;
+    }
+    w.alpha = w.beta - 1;
+    w.ab = ab, w.drv = d, w.id = 1 + self, w.test_id = id;
+    w.keycache = ab->keycache;
+    worker_main(&w);
+    worker_stats_add(&dummy.st, &w);
+  }
+  driver_merge(ab, &dummy);
+}
+
+/* Takes children until none is left: each is one driver on one thread,
+** so the threads split the moves instead of splitting each search. */
+static void *analysis_main(void *arg) {
+  analysis_thread *t = arg;
+  analysis_job *j = t->job;
+  dab_ab *ab = j->ab;
+  for (;;) {
+    int t_i = __atomic_fetch_add(&j->next, 1, __ATOMIC_RELAXED);
+    if (t_i >= j->ntodo || j->halt) break;
+    int i = j->todo[t_i];
+    char label[48];
+    snprintf(label, sizeof label, "move %d/%d:", t_i + 1, j->ntodo);
+    /* The driver lives as long as the job (helpers may still look at it
+    ** after its move is done), so it is set up once, not per move. */
+    ab_driver *dp = &j->drv[t->id];
+    dp->label = label;
+    __atomic_store_n(&dp->active, 1, __ATOMIC_RELEASE);
+    /* No move is worth more than the value: a quiet move's child is
+    ** worth at least -value, a capture's at most value - k.  That half
+    ** needs no test (a cold table would spend one on it). */
+    uint64_t c = j->child[i];
+    int k = j->k[i], cv = 0;
+    dab_err err;
+    double t0 = now_sec();
+    dab_status st = k ? solve_from(ab, dp, c, j->value - k, INT_MIN, j->value - k, &cv, NULL, NULL, &err)
+                      : solve_from(ab, dp, c, -j->value, -j->value, INT_MAX, &cv, NULL, NULL, &err);
+    __atomic_store_n(&dp->active, 0, __ATOMIC_RELEASE);
+    uint64_t nodes = dp->st.nodes;
+    driver_merge(ab, dp);
+    pthread_mutex_lock(&j->lock);
+    if (st) {
+      if (!j->st) j->st = st, j->err = err;
+      j->halt = 1;
+    } else {
+      j->child_value[i] = cv;
+      if (j->hooks && j->hooks->solved) j->hooks->solved(j->hooks->ctx, c, cv, nodes, now_sec() - t0);
+    }
+    pthread_mutex_unlock(&j->lock);
+    if (st) break;
+  }
+  help_drivers(j, t->id);
+  return NULL;
+}
+
+dab_status dab_ab_analyze_moves(dab_ab *ab, uint64_t p, int value, const dab_ab_move_hooks *hooks,
+                                dab_analysis *a, dab_err *err) {
   dab_status st = check_position(ab, p, err);
   if (st) return st;
   const dab_geom *g = &ab->g;
   memset(a, 0, sizeof *a);
+  analysis_job *j = calloc(1, sizeof *j);
+  if (!j) return dab_fail(err, DAB_ENOMEM, "out of memory for the analysis");
+  j->ab = ab, j->hooks = hooks, j->value = value;
+  pthread_mutex_init(&j->lock, NULL);
+  /* Distinct children: moves completing as many boxes whose children
+  ** have the same table key (a board symmetry or a graph isomorphism
+  ** maps one to the other) have the same value. */
   uint64_t keys[64];
-  int vals[64], nk = 0, pv = 0;
-  /* The position's value first: each child's search then starts at the
-  ** value an optimal move would have. */
-  st = dab_ab_solve(ab, p, &pv, NULL, NULL, err);
-  if (st) return st;
+  uint32_t checks[64];
+  int of_move[64], known[64];
+  bool is_known[64];
   for (int m = 0; m < g->nlines; m++) {
+    of_move[m] = -1;
     if (p >> m & 1) continue;
     uint64_t c = p | 1ull << m;
     int k = dab64_completes(g, p, m);
-    uint64_t key = dab_sym_canon64(ab->sym, c, ab->o.border_equiv, NULL);
-    int v = 0, found = 0;
-    for (int i = 0; i < nk; i++)
-      if (keys[i] == key) { v = vals[i]; found = 1; break; }
-    if (!found) {
-      /* No move is worth more than pv: a quiet move's child is worth at
-      ** least -pv, a capture's at most pv - k.  That half needs no test
-      ** (a cold table would spend one on it). */
-      int cv;
-      st = k ? solve_from(ab, c, pv - k, INT_MIN, pv - k, &cv, NULL, NULL, err)
-             : solve_from(ab, c, -pv, -pv, INT_MAX, &cv, NULL, NULL, err);
-      if (st) return st;
-      v = k ? k + cv : -cv;
-      keys[nk] = key, vals[nk] = v, nk++;
+    if (!dab_ab_open_boxes(g, c)) {
+      of_move[m] = -2; /* the last move: worth k */
+      continue;
     }
-    a->move[a->nmoves] = (int16_t)m;
-    a->move_value[a->nmoves] = (int16_t)v;
-    a->nmoves++;
+    pos_key pk;
+    position_key(ab, NULL, c, &pk);
+    int found = -1;
+    for (int i = 0; i < j->n && found < 0; i++)
+      if (keys[i] == pk.key && checks[i] == pk.check && j->k[i] == k) found = i;
+    if (found < 0) {
+      found = j->n++;
+      keys[found] = pk.key, checks[found] = pk.check;
+      j->child[found] = c, j->k[found] = k;
+      is_known[found] = hooks && hooks->known && hooks->known(hooks->ctx, c, &known[found]);
+    }
+    of_move[m] = found;
   }
-  dab_analysis_from_moves(a);
-  return DAB_OK;
+  for (int i = 0; i < j->n; i++) {
+    if (is_known[i]) j->child_value[i] = known[i];
+    else j->todo[j->ntodo++] = i;
+  }
+  int nt = ab->o.threads < j->ntodo ? ab->o.threads : j->ntodo;
+  if (nt > DAB_AB_MAX_THREADS) nt = DAB_AB_MAX_THREADS;
+  double t0 = now_sec(), seconds0 = ab->st.seconds;
+  analysis_thread th[DAB_AB_MAX_THREADS];
+  pthread_t tid[DAB_AB_MAX_THREADS];
+  int started = 0;
+  j->nthreads = nt > 0 ? nt : 1;
+  for (int i = 0; i < j->nthreads; i++) {
+    th[i] = (analysis_thread){j, i};
+    driver_init(&j->drv[i], 1, i == 0, NULL);
+    j->drv[i].count_seconds = false;
+    j->drv[i].halt = &j->halt;
+  }
+  for (int i = 1; i < nt; i++) {
+    if (pthread_create(&tid[i], NULL, analysis_main, &th[i])) break;
+    started = i;
+  }
+  analysis_main(&th[0]);
+  for (int i = 1; i <= started; i++) pthread_join(tid[i], NULL);
+  pthread_mutex_lock(&ab->stats_lock);
+  ab->st.seconds = seconds0 + (now_sec() - t0);
+  pthread_mutex_unlock(&ab->stats_lock);
+  st = j->st;
+  if (st) dab_fail(err, st, "%s", j->err.msg);
+  else {
+    for (int m = 0; m < g->nlines; m++) {
+      if (of_move[m] == -1) continue;
+      int k = dab64_completes(g, p, m);
+      int cv = of_move[m] >= 0 ? j->child_value[of_move[m]] : 0;
+      a->move[a->nmoves] = (int16_t)m;
+      a->move_value[a->nmoves++] = (int16_t)(k ? k + cv : -cv);
+    }
+    dab_analysis_from_moves(a);
+  }
+  pthread_mutex_destroy(&j->lock);
+  free(j);
+  return st;
+}
+
+dab_status dab_ab_analyze(dab_ab *ab, uint64_t p, dab_analysis *a, dab_err *err) {
+  int v = 0;
+  /* The position's value first: each child's search then starts at the
+  ** value an optimal move would have. */
+  dab_status st = check_position(ab, p, err);
+  if (!st) st = dab_ab_solve(ab, p, &v, NULL, NULL, err);
+  if (!st) st = dab_ab_analyze_moves(ab, p, v, NULL, a, err);
+  return st;
 }
 
 int dab_ab_pv(dab_ab *ab, uint64_t p, int16_t *pv, int max) {

@@ -73,6 +73,7 @@ typedef struct dab_ab_opts {
   bool parity;                  /* step null-window tests by 2 (value parity) */
   bool loony_bound;             /* skip chain/loop openings that cannot reach alpha */
   bool chain_moves;             /* one opening per isolated chain (>= 3) / loop */
+  bool hard_handouts;           /* ... and only the middle string of a 2-chain */
   bool etc;                     /* enhanced transposition cutoffs (probe children) */
   int etc_min_free;             /* ... at nodes with at least this many free lines */
   bool etc_cached_only;         /* ... probing only children whose key is cached */
@@ -163,10 +164,41 @@ dab_status dab_ab_test(dab_ab *ab, uint64_t p, int bound, bool *result, dab_err 
 dab_status dab_ab_test_failsoft(dab_ab *ab, uint64_t p, int bound, int *failsoft, dab_err *err);
 
 /*
-** Value of p and of every legal move (a->move in increasing order).
+** Value of p and of every legal move (a->move in increasing order):
+** dab_ab_solve, then dab_ab_analyze_moves (below).
 ** RETURN: as dab_ab_solve.  On cancellation *a is unspecified.
 */
 dab_status dab_ab_analyze(dab_ab *ab, uint64_t p, dab_analysis *a, dab_err *err);
+
+/*
+** Hooks of dab_ab_analyze_moves (each optional).
+**   known:  the exact value of child c when something else knows it (a
+**           store of solved positions); true and *value to skip its search.
+**           Called from the calling thread, before any search.
+**   solved: child c was proved to be worth `value` (for its mover) after
+**           `nodes` nodes and `seconds` of wall time.  Called from the
+**           analysis threads, one call at a time (under a lock).
+*/
+typedef struct dab_ab_move_hooks {
+  bool (*known)(void *ctx, uint64_t c, int *value);
+  void (*solved)(void *ctx, uint64_t c, int value, uint64_t nodes, double seconds);
+  void *ctx;
+} dab_ab_move_hooks;
+
+/*
+** Every move's value of p, whose value is already known to be `value`
+** (from dab_ab_solve).  Moves whose children are alike (same capture
+** count, same table key: a board symmetry or a graph isomorphism) are
+** solved once.  With threads > 1 the moves are spread over the threads,
+** one single-threaded search each, sharing the table: independent proofs
+** split better than one proof does.
+** PARAMETERS: hooks may be NULL.
+** RETURN: as dab_ab_solve (the first failing move's status and message;
+** the other moves stop).  On failure *a is unspecified; moves already
+** proved have been reported to hooks->solved.
+*/
+dab_status dab_ab_analyze_moves(dab_ab *ab, uint64_t p, int value, const dab_ab_move_hooks *hooks,
+                                dab_analysis *a, dab_err *err);
 
 /*
 ** A principal variation from p (value v, as solved): up to max moves of

@@ -131,6 +131,7 @@ static void make_opts(const variant *v, dab_ab_opts *o, uint64_t hash) {
   o->no_tt = v->no_tt;
   o->loony_bound = v->loony;
   o->chain_moves = v->loony;
+  o->hard_handouts = v->loony;
   o->tt_policy = v->policy;
   o->graph_keys = v->graph;
   if (!strcmp(v->name, "graph keys only")) o->graph_min_free = 0;
@@ -186,7 +187,7 @@ static void random_positions(int rows, int cols, uint64_t full, uint64_t count) 
   }
   /* The default rules without the border equivalence, without the
   ** decline rule, and without the loony bound, on every board. */
-  for (int k = 0; k < 7; k++) {
+  for (int k = 0; k < 8; k++) {
     dab_ab_opts o;
     make_opts(&variants[0], &o, 64ull << 20);
     if (k == 0) o.border_equiv = false;
@@ -198,13 +199,14 @@ static void random_positions(int rows, int cols, uint64_t full, uint64_t count) 
     else if (k == 3) o.chain_moves = false;
     else if (k == 4) o.graph_keys = false;
     else if (k == 5) o.etc = true, o.etc_cached_only = false, o.etc_min_free = 0;
+    else if (k == 7) o.hard_handouts = false;
     else o.etc = false;
     dab_ab *ab = solver(&g, &o);
     if (!ab) continue;
     static const char *const names[] = {"default, no border-equiv", "default, no decline rule",
                                        "default, no loony bound", "default, no chain moves",
                                        "default, symmetric keys only", "default, ETC on every child",
-                                       "default, no ETC"};
+                                       "default, no ETC", "default, no hard-hearted handouts"};
     compare(names[k], ab, r, count / 10);
     dab_ab_free(ab);
   }
@@ -259,6 +261,76 @@ static void analysis_matches(int rows, int cols) {
     }
     dab_ab_free(ab);
   }
+  dab_retro_free(r);
+}
+
+/* dab_ab_analyze_moves on two threads, with hooks: every move of random
+** positions against the table; a child the known hook answers is never
+** reported as solved, every other distinct child is, once. */
+typedef struct hook_state {
+  const dab_retro *r;
+  uint64_t known_mask_seed; /* children "known" when a hash bit says so */
+  int known_calls, solved_calls, wrong;
+} hook_state;
+
+static bool hook_known(void *ctx, uint64_t c, int *v) {
+  hook_state *h = ctx;
+  h->known_calls++;
+  if (((c * 0x9e3779b97f4a7c15ull) ^ h->known_mask_seed) >> 63) return false;
+  *v = dab_retro_value(h->r, c);
+  return true;
+}
+
+static void hook_solved(void *ctx, uint64_t c, int v, uint64_t nodes, double seconds) {
+  hook_state *h = ctx;
+  (void)nodes, (void)seconds;
+  h->solved_calls++;
+  if (v != dab_retro_value(h->r, c)) h->wrong++;
+}
+
+static void threaded_analysis(int rows, int cols, int count) {
+  dab_geom g;
+  dab_geom_init(&g, rows, cols, NULL);
+  dab_retro *r = table(&g);
+  if (!r) return;
+  dab_ab_opts o;
+  dab_ab_default_opts(&o);
+  o.hash_bytes = 64ull << 20;
+  o.threads = 2;
+  dab_ab *ab = solver(&g, &o);
+  uint64_t x = 0x5eed;
+  int bad = 0, failed = 0, hook_bad = 0;
+  for (int i = 0; ab && i < count; i++) {
+    /* random play from the empty board, 0..nlines-1 moves */
+    uint64_t p = 0;
+    x = x * 6364136223846793005ull + 1442695040888963407ull;
+    int len = (int)((x >> 33) % (uint64_t)g.nlines);
+    for (int m = 0; m < len; m++) {
+      x = x * 6364136223846793005ull + 1442695040888963407ull;
+      uint64_t fr = g.all_lines & ~p;
+      int k = (int)((x >> 33) % (uint64_t)__builtin_popcountll(fr));
+      while (k--) fr &= fr - 1;
+      p |= fr & -fr;
+    }
+    static dab_analysis a, b;
+    dab_err err;
+    hook_state h = {r, x, 0, 0, 0};
+    dab_ab_move_hooks hooks = {hook_known, hook_solved, &h};
+    int v = dab_retro_value(r, p);
+    if (dab_ab_analyze_moves(ab, p, v, (i & 1) ? &hooks : NULL, &a, &err) != DAB_OK ||
+        dab_retro_analyze(r, p, &b, &err) != DAB_OK) {
+      failed++;
+      continue;
+    }
+    bool same = a.value == b.value && a.nmoves == b.nmoves && a.nbest == b.nbest;
+    for (int j = 0; same && j < a.nmoves; j++) same = a.move[j] == b.move[j] && a.move_value[j] == b.move_value[j];
+    bad += !same;
+    hook_bad += h.wrong || h.solved_calls > h.known_calls;
+  }
+  TH_CHECK(failed == 0, "%dx%d threaded analysis: %d failed", rows, cols, failed);
+  TH_CHECK(bad == 0, "%dx%d threaded analysis: %d of %d positions disagree with the table", rows, cols, bad, count);
+  TH_CHECK(hook_bad == 0, "%dx%d threaded analysis: %d positions with wrong hook calls", rows, cols, hook_bad);
+  dab_ab_free(ab);
   dab_retro_free(r);
 }
 
@@ -366,6 +438,8 @@ int main(void) {
   uint64_t full = (uint64_t)(1000000 * scale);
   random_positions(3, 3, full, (uint64_t)(100000 * scale));
   analysis_matches(3, 3);
+  threaded_analysis(3, 3, san ? 20 : 400);
+  threaded_analysis(2, 4, san ? 20 : 400);
   failsoft_tests(3, 3, san ? 200 : 5000);
   if (!san) {
     random_positions(2, 5, full, (uint64_t)(50000 * scale));
