@@ -29,7 +29,7 @@ static const char usage[] =
     "  --search       search even when the oracle covers the board\n"
     "  --retro        solve every position below POS by retrograde (<= 32 undrawn lines)\n"
     "  --hash SIZE    transposition table size, e.g. 512M, 4G (default: by board,\n"
-    "                 16M at 24 lines doubling per line, at most 8G or half the memory)\n"
+    "                 512M at 36 lines doubling every two, at most 8G or half the memory)\n"
     "  --threads N    search / build threads (default: all cores)\n"
     "  --no-border    do not use the border-line equivalence\n"
     "  --no-decline   try every move when a capture hands over a box\n"
@@ -55,13 +55,18 @@ typedef struct solve_cfg {
   uint64_t node_limit;
 } solve_cfg;
 
-/* The table when --hash is not given: 16 MiB at 24 lines, doubling per
-** line (a search stores about one entry per 10-20 nodes, and the nodes
-** grow 1.6-1.9x per line), at most 8 GiB or half the available memory. */
+/* The table when --hash is not given: 512 MiB at 36 lines, doubling every
+** two lines, at least 16 MiB, at most 8 GiB or half the available memory.
+** Measured (session 4, docs/PERFORMANCE.md): a search stores one entry
+** per ~17 nodes (16 bytes each), so 2x7 (36 lines) fills ~90 MB, 3x5 (38)
+** ~550 MB, 4x4 (40) ~600 MB; 3x5 in 1 GiB and 4x4 in 2 GiB were as fast
+** as with 4 and 8 GiB, and setting up and releasing 8 GiB cost 5-7 s. */
 static uint64_t default_hash(const dab_geom *g) {
-  int extra = g->nlines > 24 ? g->nlines - 24 : 0;
-  uint64_t bytes = extra >= 10 ? 8ull << 30 : (16ull << 20) << extra;
-  if (bytes > 8ull << 30) bytes = 8ull << 30;
+  int half_steps = (g->nlines - 36) / 2; /* rounds toward zero: fine below 36 */
+  uint64_t bytes = half_steps >= 4 ? 8ull << 30
+                   : half_steps >= 0 ? (512ull << 20) << half_steps
+                   : half_steps <= -5 ? 16ull << 20
+                   : (512ull << 20) >> -half_steps;
   uint64_t avail = dab_mem_available();
   if (avail && bytes > avail / 2) bytes = avail / 2;
   return bytes < (16ull << 20) ? 16ull << 20 : bytes;
