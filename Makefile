@@ -1,6 +1,7 @@
 # Makefile: builds libdab (static + shared), bin/dab and the test programs.
 # Every .c under the library folders is picked up automatically; a new
-# module needs no edit here.  `make SAN=1` builds a separate ASan/UBSan tree.
+# module needs no edit here.  `make SAN=1` builds a separate ASan/UBSan tree, `make SAN=thread` a
+# ThreadSanitizer one.
 
 CC      ?= gcc
 # BMI2 (pext/pdep) drives the bitboards; x86-64-v3 has it and runs anywhere
@@ -17,6 +18,12 @@ BUILD   ?= build-san
 OPT     := -O1 $(ARCH) -fno-omit-frame-pointer
 CFLAGS  += -fsanitize=address,undefined -fno-sanitize-recover=undefined
 LDFLAGS += -fsanitize=address,undefined
+BIN     ?= $(BUILD)/bin
+else ifeq ($(SAN),thread)
+BUILD   ?= build-tsan
+OPT     := -O1 $(ARCH) -fno-omit-frame-pointer
+CFLAGS  += -fsanitize=thread
+LDFLAGS += -fsanitize=thread
 BIN     ?= $(BUILD)/bin
 else
 BUILD   ?= build

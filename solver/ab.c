@@ -46,16 +46,22 @@ struct dab_ab {
   uint64_t *busy;             /* keys of nodes being expanded (threads > 1, abdada) */
 };
 
+/* Flags shared between threads (relaxed atomics: a late read only costs
+** a few more nodes). */
+static inline int flag_get(const int *f) { return __atomic_load_n(f, __ATOMIC_RELAXED); }
+static inline void flag_set(int *f, int v) { __atomic_store_n(f, v, __ATOMIC_RELAXED); }
+
 /* One root driver (a solve, a test, one move of an analysis): its tests'
 ** control state.  dab_ab_analyze runs several at once on one table. */
 typedef struct ab_driver {
-  volatile int stop;          /* a worker finished, or cancel / node limit */
+  /* Flags other threads read and write: only through flag_get/flag_set. */
+  int stop;                   /* a worker finished, or cancel / node limit */
   int stop_reason;            /* 1 = finished, 2 = canceled */
   int threads;                /* workers per test */
   bool report;                /* this driver calls the progress callback */
   bool report_bounds;         /* ... and on_bound (the root of dab_ab_solve only) */
   bool count_seconds;         /* its solves add their time to the stats */
-  volatile int *halt;         /* optional: set when a sibling driver failed */
+  int *halt;                  /* optional flag: set when a sibling driver failed */
   /* The running test, for helper threads that join it (see help_drivers):
   ** test_id counts the driver's tests; outcome packs the id of the test
   ** whose first finisher wrote it (high half) and its fail-soft result. */
@@ -63,7 +69,7 @@ typedef struct ab_driver {
   uint64_t root;
   int nrem, beta;
   uint64_t outcome;
-  volatile int active;        /* solving a move (helpers may join) */
+  int active;                 /* flag: solving a move (helpers may join) */
   double t0, last_progress;
   int lo, hi, testing;        /* for the progress line */
   const char *label;          /* what the progress line says is solved */
@@ -262,18 +268,16 @@ static void driver_merge(dab_ab *ab, ab_driver *d) {
 static int poll_worker(ab_worker *w) {
   dab_ab *ab = w->ab;
   ab_driver *d = w->drv;
-  if (d->stop) return w->stop = 1;
+  if (flag_get(&d->stop)) return w->stop = 1;
   if ((ab->o.cancel && *ab->o.cancel) ||
-      (ab->o.node_limit && w->node_base + w->nodes * (uint64_t)d->threads > ab->o.node_limit)) {
-    d->stop_reason = 2;
-    d->stop = 1;
+      (ab->o.node_limit && w->node_base + w->nodes * (uint64_t)d->threads > ab->o.node_limit) ||
+      (d->halt && flag_get(d->halt))) {
+    flag_set(&d->stop_reason, 2);
+    flag_set(&d->stop, 1);
     return w->stop = 1;
   }
-  if ((d->halt && *d->halt) || __atomic_load_n(&d->test_id, __ATOMIC_RELAXED) != w->test_id) {
-    d->stop_reason = 2;
-    d->stop = 1;
-    return w->stop = 1;
-  }
+  /* a helper still on a test its driver has left */
+  if (flag_get(&d->test_id) != w->test_id) return w->stop = 1;
   if (w->id == 0 && d->report && ab->o.progress && (w->nodes & 0xffff) == 0) {
     double t = now_sec();
     if (t - d->last_progress >= DAB_PROGRESS_INTERVAL) {
@@ -782,9 +786,9 @@ static void *worker_main(void *arg) {
     while ((int)(cur >> 32) != w->test_id &&
            !__atomic_compare_exchange_n(&d->outcome, &cur, mine, false, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
     }
-    if (__atomic_load_n(&d->test_id, __ATOMIC_RELAXED) == w->test_id) {
-      if (!d->stop) d->stop_reason = 1;
-      d->stop = 1;
+    if (flag_get(&d->test_id) == w->test_id) {
+      if (!flag_get(&d->stop)) flag_set(&d->stop_reason, 1);
+      flag_set(&d->stop, 1);
     }
   }
   return NULL;
@@ -809,8 +813,8 @@ static void worker_stats_add(dab_ab_stats *s, const ab_worker *w) {
 static dab_status run_test_once(dab_ab *ab, ab_driver *d, uint64_t p, int nrem, int beta, int *result) {
   int nt = d->threads;
   ab_worker ws[DAB_AB_MAX_THREADS];
-  d->stop = 0;
-  d->stop_reason = 0;
+  flag_set(&d->stop, 0);
+  flag_set(&d->stop_reason, 0);
   d->testing = beta;
   __atomic_store_n(&d->root, p, __ATOMIC_RELAXED);
   __atomic_store_n(&d->nrem, nrem, __ATOMIC_RELAXED);
@@ -820,7 +824,9 @@ static dab_status run_test_once(dab_ab *ab, ab_driver *d, uint64_t p, int nrem, 
   /* a new generation per test (drivers running at once may share one) */
   if (!__atomic_add_fetch(&ab->tt.generation, 1, __ATOMIC_RELAXED))
     __atomic_store_n(&ab->tt.generation, 1, __ATOMIC_RELAXED);
+  pthread_mutex_lock(&ab->stats_lock); /* other drivers merge into st */
   uint64_t before = ab->st.nodes + d->st.nodes;
+  pthread_mutex_unlock(&ab->stats_lock);
   for (int i = 0; i < nt; i++) {
     memset(&ws[i], 0, sizeof ws[i]);
     ws[i].ab = ab;
@@ -864,7 +870,7 @@ static dab_status run_test(dab_ab *ab, ab_driver *d, uint64_t p, int nrem, int b
     /* A helper finishing the previous test just as this one began can
     ** stop it: no result and no reason to stop.  Run it again (the table
     ** keeps what it proved). */
-    if (st == DAB_ECANCELED && d->stop_reason != 2 && !(d->halt && *d->halt)) continue;
+    if (st == DAB_ECANCELED && flag_get(&d->stop_reason) != 2 && !(d->halt && flag_get(d->halt))) continue;
     return st;
   }
 }
@@ -985,7 +991,7 @@ typedef struct analysis_job {
   int child_value[64];
   int todo[64], ntodo;        /* the children to solve (the rest are known) */
   int next;                   /* next todo entry to take (atomic) */
-  volatile int halt;          /* a child failed: the others stop */
+  int halt;                   /* flag: a child failed, the others stop */
   dab_status st;              /* the first failure, and its message */
   dab_err err;
   pthread_mutex_t lock;       /* st/err and the solved hook */
@@ -1010,7 +1016,7 @@ static void help_drivers(analysis_job *j, int self) {
   ab_driver dummy;
   driver_init(&dummy, 1, false, NULL);
   int turn = self;
-  while (!j->halt) {
+  while (!flag_get(&j->halt)) {
     ab_driver *d = NULL;
     for (int i = 1; i <= j->nthreads && !d; i++) {
       ab_driver *c = &j->drv[(turn + i) % j->nthreads];
@@ -1024,7 +1030,7 @@ static void help_drivers(analysis_job *j, int self) {
     w.root = __atomic_load_n(&d->root, __ATOMIC_RELAXED);
     w.nrem = __atomic_load_n(&d->nrem, __ATOMIC_RELAXED);
     w.beta = __atomic_load_n(&d->beta, __ATOMIC_RELAXED);
-    if (d->stop || __atomic_load_n(&d->test_id, __ATOMIC_ACQUIRE) != id) {
+    if (flag_get(&d->stop) || __atomic_load_n(&d->test_id, __ATOMIC_ACQUIRE) != id) {
       sched_yield(); /* between two tests */
       continue;
     }
@@ -1045,7 +1051,7 @@ static void *analysis_main(void *arg) {
   dab_ab *ab = j->ab;
   for (;;) {
     int t_i = __atomic_fetch_add(&j->next, 1, __ATOMIC_RELAXED);
-    if (t_i >= j->ntodo || j->halt) break;
+    if (t_i >= j->ntodo || flag_get(&j->halt)) break;
     int i = j->todo[t_i];
     char label[48];
     snprintf(label, sizeof label, "move %d/%d:", t_i + 1, j->ntodo);
@@ -1069,7 +1075,7 @@ static void *analysis_main(void *arg) {
     pthread_mutex_lock(&j->lock);
     if (st) {
       if (!j->st) j->st = st, j->err = err;
-      j->halt = 1;
+      flag_set(&j->halt, 1);
     } else {
       j->child_value[i] = cv;
       if (j->hooks && j->hooks->solved) j->hooks->solved(j->hooks->ctx, c, cv, nodes, now_sec() - t0);

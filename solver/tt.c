@@ -128,7 +128,7 @@ bool dab_tt_probe_checked(const dab_tt *tt, uint64_t key, uint32_t check, dab_tt
 void dab_tt_store_checked(dab_tt *tt, uint64_t key, uint32_t check, int lower, int upper, int move, int work) {
   uint64_t h = XXH3_64bits(&key, sizeof key);
   dab_tt_bucket *b = &tt->bucket[h & tt->mask];
-  uint8_t gen = tt->generation;
+  uint8_t gen = __atomic_load_n(&tt->generation, __ATOMIC_RELAXED); /* bumped by running drivers */
   if (tt->policy == DAB_TT_DIRECT) {
     dab_tt_entry *e = &b->e[h >> 62];
     uint64_t d = ld(&e->data);

@@ -1,20 +1,28 @@
 #!/usr/bin/env bash
 # tests/run.sh: build, then run every test program and the Python tests.
-# Usage: tests/run.sh [--san] [--quick]
+# Usage: tests/run.sh [--san | --tsan]
 #   --san    build and run the C tests under ASan/UBSan (build-san/)
+#   --tsan   build and run the threaded tests under ThreadSanitizer
+#            (build-tsan/: test_ab's lazy-SMP and analysis-thread checks)
 # Ends with one line "N passed, N failed"; exits 1 if anything failed.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
-san=0
+san=0 tsan=0
 for a in "$@"; do
   case "$a" in
     --san) san=1 ;;
-    *) echo "tests/run.sh: unknown option '$a' (use --san)" >&2; exit 2 ;;
+    --tsan) san=1 tsan=1 ;;
+    *) echo "tests/run.sh: unknown option '$a' (use --san or --tsan)" >&2; exit 2 ;;
   esac
 done
 
-if ((san)); then
+if ((tsan)); then
+  ./build.sh SAN=thread tests >/dev/null || { echo "0 passed, 1 failed"; exit 1; }
+  dir=build-tsan/tests
+  export TSAN_OPTIONS=halt_on_error=1:report_signal_unsafe=0
+  export DAB_TEST_TSAN=1
+elif ((san)); then
   ./build.sh SAN=1 tests >/dev/null || { echo "0 passed, 1 failed"; exit 1; }
   dir=build-san/tests
   export ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1
@@ -48,6 +56,7 @@ run_one() {  # name, command...
 
 for t in "$dir"/test_*; do
   [ -x "$t" ] || continue
+  ((tsan)) && [ "$(basename "$t")" != test_ab ] && continue
   run_one "$(basename "$t")" "$t"
 done
 if ((!san)); then
