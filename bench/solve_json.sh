@@ -18,6 +18,16 @@ opts=(--json --no-store)
 [ -n "${HASH:-}" ] && opts+=(--hash "$HASH")
 bins=("dab=bin/dab")
 [ -n "${BASE:-}" ] && bins+=("base=$BASE")
+# one result line from dab's JSON (file, board, binary name, wall, RSS KiB)
+report='
+import json, sys
+path, board, name, wall, rss = sys.argv[1], sys.argv[2], sys.argv[3], float(sys.argv[4]), int(sys.argv[5])
+d = json.load(open(path))
+vals = sorted({m["value"] for m in d["moves"]})
+moves = "all %+d" % vals[0] if len(vals) == 1 else "mixed"
+print("%-6s %-5s %+6d %-10s %12d %9.2f %9.2f %9.0f" % (board, name, d["value"], moves, d.get("nodes", 0),
+      d.get("seconds", 0.0), wall, rss / 1024))
+'
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 printf '# %s, %s, options: %s\n' "$(date -u +%FT%TZ)" "$(uname -n)" "${opts[*]}"
@@ -34,15 +44,7 @@ for b in "${boards[@]}"; do
         printf '%-6s %-5s failed (exit %d): %s\n' "$b" "$name" "$rc" "$(tail -n 1 "$tmp/err")"
         continue
       fi
-      /usr/bin/python3 - "$b" "$name" "$wall" "$rss" <"$tmp/out" <<'EOF'
-import json, sys
-board, name, wall, rss = sys.argv[1], sys.argv[2], float(sys.argv[3]), int(sys.argv[4])
-d = json.load(sys.stdin)
-vals = sorted({m["value"] for m in d["moves"]})
-moves = f"all {vals[0]:+d}" if len(vals) == 1 else "mixed"
-print(f'{board:<6} {name:<5} {d["value"]:+6d} {moves:<10} {d.get("nodes", 0):12d} '
-      f'{d.get("seconds", 0.0):9.2f} {wall:9.2f} {rss / 1024:9.0f}')
-EOF
+      /usr/bin/python3 -c "$report" "$tmp/out" "$b" "$name" "$wall" "$rss"
     done
   done
 done
