@@ -51,6 +51,13 @@ struct dab_ab {
 static inline int flag_get(const int *f) { return __atomic_load_n(f, __ATOMIC_RELAXED); }
 static inline void flag_set(int *f, int v) { __atomic_store_n(f, v, __ATOMIC_RELAXED); }
 
+/* What the progress line shows while an analysis runs (one per analysis;
+** only analysis thread 0 reports, so only it touches last). */
+typedef struct analysis_progress {
+  int done, total;            /* distinct children proved (a flag) / to prove */
+  double t0, last;            /* when the search began (the value's solve included); last line */
+} analysis_progress;
+
 /* One root driver (a solve, a test, one move of an analysis): its tests'
 ** control state.  dab_ab_analyze runs several at once on one table. */
 typedef struct ab_driver {
@@ -73,6 +80,7 @@ typedef struct ab_driver {
   double t0, last_progress;
   int lo, hi, testing;        /* for the progress line */
   const char *label;          /* what the progress line says is solved */
+  analysis_progress *ap;      /* in an analysis: its progress (else NULL) */
   char what[128];
   dab_ab_stats st;            /* merged into the solver's by driver_merge */
 } ab_driver;
@@ -85,6 +93,7 @@ typedef struct ab_worker {
   uint64_t nodes, probes, hits, cuts, sle, loony, etc_cuts, etc_dups, deferrals, keys;
   uint64_t node_base;         /* nodes counted before this test (for limits, progress) */
   int test_id;                /* the driver's test this worker searches */
+  bool reports;               /* calls the progress callback */
   struct keycache_entry *keycache; /* the solver's graph-key cache, or NULL */
   /* The test this worker runs. */
   uint64_t root;
@@ -278,9 +287,20 @@ static int poll_worker(ab_worker *w) {
   }
   /* a helper still on a test its driver has left */
   if (flag_get(&d->test_id) != w->test_id) return w->stop = 1;
-  if (w->id == 0 && d->report && ab->o.progress && (w->nodes & 0xffff) == 0) {
+  if (w->reports && ab->o.progress && (w->nodes & 0xffff) == 0) {
     double t = now_sec();
-    if (t - d->last_progress >= DAB_PROGRESS_INTERVAL) {
+    if (d->ap) {
+      if (t - d->ap->last >= DAB_PROGRESS_INTERVAL) {
+        d->ap->last = t;
+        pthread_mutex_lock(&ab->stats_lock); /* nodes of the finished work */
+        uint64_t nodes = ab->st.nodes;
+        pthread_mutex_unlock(&ab->stats_lock);
+        snprintf(d->what, sizeof d->what, "every move %dx%d: %d of %d proved  nodes", ab->g.rows, ab->g.cols,
+                 flag_get(&d->ap->done), d->ap->total);
+        dab_progress pr = {d->what, nodes + w->nodes, 0, t - d->ap->t0};
+        ab->o.progress(ab->o.progress_ctx, &pr);
+      }
+    } else if (t - d->last_progress >= DAB_PROGRESS_INTERVAL) {
       d->last_progress = t;
       snprintf(d->what, sizeof d->what, "%s %dx%d  value in [%+d,%+d]  testing >= %+d  nodes",
                d->label ? d->label : "solve", ab->g.rows, ab->g.cols, d->lo, d->hi, d->testing);
@@ -834,6 +854,7 @@ static dab_status run_test_once(dab_ab *ab, ab_driver *d, uint64_t p, int nrem, 
     ws[i].id = i;
     ws[i].node_base = before;
     ws[i].test_id = id;
+    ws[i].reports = i == 0 && d->report;
     ws[i].keycache = ab->keycache;
     ws[i].root = p;
     ws[i].nrem = nrem;
@@ -997,6 +1018,7 @@ typedef struct analysis_job {
   pthread_mutex_t lock;       /* st/err and the solved hook */
   int nthreads;
   ab_driver drv[DAB_AB_MAX_THREADS]; /* thread i's driver (helpers read them) */
+  analysis_progress progress;
 } analysis_job;
 
 typedef struct analysis_thread {
@@ -1036,6 +1058,7 @@ static void help_drivers(analysis_job *j, int self) {
     }
     w.alpha = w.beta - 1;
     w.ab = ab, w.drv = d, w.id = 1 + self, w.test_id = id;
+    w.reports = self == 0; /* the progress line goes on while thread 0 helps */
     w.keycache = ab->keycache;
     worker_main(&w);
     worker_stats_add(&dummy.st, &w);
@@ -1053,12 +1076,9 @@ static void *analysis_main(void *arg) {
     int t_i = __atomic_fetch_add(&j->next, 1, __ATOMIC_RELAXED);
     if (t_i >= j->ntodo || flag_get(&j->halt)) break;
     int i = j->todo[t_i];
-    char label[48];
-    snprintf(label, sizeof label, "move %d/%d:", t_i + 1, j->ntodo);
     /* The driver lives as long as the job (helpers may still look at it
     ** after its move is done), so it is set up once, not per move. */
     ab_driver *dp = &j->drv[t->id];
-    dp->label = label;
     __atomic_store_n(&dp->active, 1, __ATOMIC_RELEASE);
     /* No move is worth more than the value: a quiet move's child is
     ** worth at least -value, a capture's at most value - k.  That half
@@ -1078,6 +1098,7 @@ static void *analysis_main(void *arg) {
       flag_set(&j->halt, 1);
     } else {
       j->child_value[i] = cv;
+      flag_set(&j->progress.done, flag_get(&j->progress.done) + 1);
       if (j->hooks && j->hooks->solved) j->hooks->solved(j->hooks->ctx, c, cv, nodes, now_sec() - t0);
     }
     pthread_mutex_unlock(&j->lock);
@@ -1133,6 +1154,7 @@ dab_status dab_ab_analyze_moves(dab_ab *ab, uint64_t p, int value, const dab_ab_
   int nt = ab->o.threads < j->ntodo ? ab->o.threads : j->ntodo;
   if (nt > DAB_AB_MAX_THREADS) nt = DAB_AB_MAX_THREADS;
   double t0 = now_sec(), seconds0 = ab->st.seconds;
+  j->progress = (analysis_progress){0, j->ntodo, t0 - seconds0, 0};
   analysis_thread th[DAB_AB_MAX_THREADS];
   pthread_t tid[DAB_AB_MAX_THREADS];
   int started = 0;
@@ -1142,6 +1164,7 @@ dab_status dab_ab_analyze_moves(dab_ab *ab, uint64_t p, int value, const dab_ab_
     driver_init(&j->drv[i], 1, i == 0, NULL);
     j->drv[i].count_seconds = false;
     j->drv[i].halt = &j->halt;
+    j->drv[i].ap = &j->progress;
   }
   for (int i = 1; i < nt; i++) {
     if (pthread_create(&tid[i], NULL, analysis_main, &th[i])) break;
