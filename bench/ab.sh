@@ -16,7 +16,7 @@ cd "$(dirname "$0")/.."
 boards=("$@")
 ((${#boards[@]})) || boards=(3x4 2x6 2x7 3x5 4x4)
 HASH=${HASH:-4096} THREADS=${THREADS:-1} REPEAT=${REPEAT:-1} LIMIT=${LIMIT:-0}
-VARIANTS=${VARIANTS:-"default no-graph no-etc etc no-chainmoves no-handouts no-loony no-sle no-decline no-border no-sacorder no-parity"}
+VARIANTS=${VARIANTS:-"default no-graph no-etc no-etcfull etc no-chainmoves no-handouts no-loony no-sle no-decline no-border no-sacorder no-parity"}
 flags() {
   case "$1" in
     default|base) echo "" ;;
@@ -32,6 +32,7 @@ flags() {
     graph0) echo "--graph 0" ;;
     etc) echo "--etc 0" ;;
     no-etc) echo "--no-etc" ;;
+    no-etcfull) echo "--etc-full 0" ;;
     no-rotate) echo "--no-rotate" ;;
     rotate) echo "--rotate" ;;
     no-abdada) echo "--no-abdada" ;;

@@ -57,6 +57,7 @@ int main(int argc, char **argv) {
     else if (!strcmp(a, "--etc") && i + 1 < argc)
       o.etc = true, o.etc_cached_only = false, o.etc_min_free = atoi(argv[++i]);
     else if (!strcmp(a, "--no-etc")) o.etc = false;
+    else if (!strcmp(a, "--etc-full") && i + 1 < argc) o.etc_full_min_free = atoi(argv[++i]);
     else if (!strcmp(a, "--no-handouts")) o.hard_handouts = false;
     else if (!strcmp(a, "--etc-cached") && i + 1 < argc)
       o.etc = o.etc_cached_only = true, o.etc_min_free = atoi(argv[++i]);

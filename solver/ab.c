@@ -130,6 +130,10 @@ void dab_ab_default_opts(dab_ab_opts *o) {
   o->etc = true;
   o->etc_cached_only = true;
   o->etc_min_free = 18;
+  /* ... and on every child at 30+ free lines, where a node's subtree is
+  ** worth far more than its children's keys: -5% time on 3x5 and 2x7
+  ** (2-6%), -7% on 4x4 (docs/PERFORMANCE.md, session 4). */
+  o->etc_full_min_free = 30;
 }
 
 uint64_t dab_ab_memory(const dab_ab_opts *o) {
@@ -678,7 +682,7 @@ static int search(ab_worker *w, uint64_t p, int nrem, int alpha, int beta, int p
     for (int i = 0; i < n; i++) {
       uint64_t c = p | 1ull << mv[i];
       if (dab64_three_sided(g, c)) continue; /* not stored */
-      if (ab->o.etc_cached_only) {
+      if (ab->o.etc_cached_only && (!ab->o.etc_full_min_free || __builtin_popcountll(freel) < ab->o.etc_full_min_free)) {
         if (!cheap_key(ab, w->keycache, c, &ckey[i], &ccheck[i])) continue;
       } else {
         pos_key ck;

@@ -77,6 +77,7 @@ typedef struct dab_ab_opts {
   bool etc;                     /* enhanced transposition cutoffs (probe children) */
   int etc_min_free;             /* ... at nodes with at least this many free lines */
   bool etc_cached_only;         /* ... probing only children whose key is cached */
+  int etc_full_min_free;        /* ... except at this many free lines or more (0: never) */
   bool graph_keys;              /* Strings-and-Coins graph keys (symmetry/sckey.h) */
   int graph_min_free;           /* ... for positions with at least this many free lines */
   bool abdada;                  /* threads defer big nodes another thread is expanding */
