@@ -42,6 +42,10 @@
 **                chain of >= 3 coins only an end string: after any other
 **                opening the opponent still has take-all and
 **                all-but-two, so it is worth no more to the opener.
+**  hard_handouts With chain_moves, an isolated 2-chain is opened only
+**                in the middle: opened at an end, the opponent may take
+**                both coins (all the middle opening allows) or decline
+**                them, so the end opening is never better.
 **  sle           A quiet position that is a simple loony endgame is
 **                valued by the endgame formula (theorems/sle.h) instead
 **                of searched.
@@ -53,11 +57,14 @@
 **                threshold the cheaper board-symmetry keys are used.
 **  etc           Enhanced transposition cutoffs: children are probed
 **                before any is searched, and children with equal keys
-**                are searched once.  Off by default: it saves nodes but
-**                not time (docs/solver.md).
+**                are searched once.  On by default from etc_min_free
+**                free lines, for the children whose keys are cached
+**                (etc_cached_only), and for every child from
+**                etc_full_min_free (docs/solver.md).
 **
 ** Thread safety: a dab_ab object is used by one caller thread at a time;
-** it runs its own worker threads inside dab_ab_solve / dab_ab_analyze.
+** it runs its own worker threads inside dab_ab_solve, dab_ab_analyze and
+** dab_ab_analyze_moves (whose hooks it calls from those threads).
 */
 
 typedef struct dab_ab_opts {
