@@ -33,7 +33,7 @@ static const char usage[] =
     "  --direct SECONDS   before the leaves of an open node two plies above the\n"
     "                     split depth, try that node as one search for this long\n"
     "                     (one record then replaces its whole subtree)\n"
-    "  --part I/N         only subproblems whose key hashes to part I of N\n"
+    "  --part I/N         only subproblems whose subtree hashes to part I of N\n"
     "                     (0 <= I < N): split one proof over N machines\n"
     "  --threads N        search threads (default 1)\n"
     "  --hash SIZE        transposition table, e.g. 512M, 4G (default 2G)\n"
@@ -122,7 +122,8 @@ static void claim_label(const dab_proof *pf, const dab_proof_claim *c, char *buf
 
 static bool in_part(const proof_cfg *cfg, const dab_proof_claim *c) {
   if (cfg->part_n <= 1) return true;
-  uint64_t h = c->pos * 0x9e3779b97f4a7c15ull ^ (uint64_t)(c->dir * 131 + c->bound + 64);
+  /* by subtree, not by claim: a subtree's leaves share one warm table */
+  uint64_t h = c->group * 0x9e3779b97f4a7c15ull;
   h ^= h >> 29;
   h *= 0xbf58476d1ce4e5b9ull;
   h ^= h >> 32;
@@ -367,7 +368,7 @@ static int do_verify(const proof_cfg *cfg, dab_proof *pf, const dab_proof_load_i
     }
     for (size_t i = 0; i < k; i++) {
       const dab_proof_rec *r = &recs[idx[i]];
-      dab_proof_claim c = {r->pos, r->dir, r->bound, 0};
+      dab_proof_claim c = {r->pos, r->dir, r->bound, 0, r->pos};
       char label[DAB_MAX_LINES + 64];
       claim_label(pf, &c, label, sizeof label);
       ctx.leaf = label;

@@ -66,8 +66,12 @@ struct dab_proof {
   dab_proof_summary *sum;
   dab_proof_claim *open;
   size_t max_open, nopen;
+  uint64_t group;             /* the subtree being walked (dab_proof_claim.group) */
   bool oom;
 };
+
+/* The depth whose nodes name the subtrees (dab_proof_claim.group). */
+static int group_depth(const dab_proof *pf) { return pf->spec.depth - 2 >= 1 ? pf->spec.depth - 2 : 1; }
 
 static int open_boxes(const dab_geom *g, uint64_t p) { return dab_ab_open_boxes(g, p); }
 
@@ -435,6 +439,7 @@ static void add_open(dab_proof *pf, uint64_t pos, int dir, int bound, int depth)
   if (pf->open && pf->nopen < pf->max_open) {
     dab_proof_claim *c = &pf->open[pf->nopen++];
     c->pos = pos, c->dir = dir, c->bound = bound, c->depth = depth;
+    c->group = depth > group_depth(pf) ? pf->group : pos;
   }
 }
 
@@ -462,6 +467,7 @@ static void collect(dab_proof *pf, uint64_t pos, int dir, int bound, int depth, 
   memo_slot *m = memo_get(pf, pos, dir, bound, depth, &fresh);
   if (!m || fresh || m->collected) return;
   m->collected = true;
+  if (depth == group_depth(pf)) pf->group = pos; /* depth-first: its leaves come next */
   int state = m->state, how = m->how, active = m->active;
   if (how == 1) {
     if (state == DAB_PROOF_PROVED) pf->sum->used_proved++;

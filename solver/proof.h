@@ -86,6 +86,11 @@ typedef struct dab_proof_claim {
   int dir;              /* dab_proof_dir */
   int bound;
   int depth;
+  uint64_t group;       /* the subtree it was listed under: the position of its
+                           ancestor two plies above the leaves (depth - 2, at
+                           least 1), or pos for claims that high; a split over
+                           machines keeps a subtree's claims together, so one
+                           warm table serves them (dab_proof_eval sets it) */
 } dab_proof_claim;
 
 /* One recorded subresult (one line of a records file). */

@@ -78,6 +78,16 @@ static int run_proof(dab_proof *pf, dab_ab *ab, const dab_retro *truth, int max_
       TH_CHECK(0, "open proof without an open leaf");
       return -1;
     }
+    /* Every open claim names its subtree: itself when it is at most two
+    ** plies above the leaves (depth 1 at least), else its ancestor there. */
+    const dab_proof_spec *spec = dab_proof_get_spec(pf);
+    int gd = spec->depth - 2 >= 1 ? spec->depth - 2 : 1, bad_group = 0;
+    for (size_t i = 0; i < n; i++) {
+      const dab_proof_claim *c = &open[i];
+      if (c->depth <= gd) bad_group += c->group != c->pos;
+      else bad_group += __builtin_popcountll(c->group) - __builtin_popcountll(spec->root) != gd;
+    }
+    TH_CHECK(bad_group == 0, "%d open claims name a wrong subtree", bad_group);
     if (max_solves >= 0 && *solves >= max_solves) return s.state;
     dab_proof_rec rec;
     if (ab) {
@@ -280,7 +290,7 @@ static void check_resume(int rows, int cols, int depth, int value) {
            "torn %d bad %d lines %llu files %d (%s)", li.torn, li.bad, (unsigned long long)li.lines, li.files,
            li.first_problem);
   if (rows == 3 && cols == 3) {
-    dab_proof_claim ge = {dab_proof_canon(p5, 1), DAB_PROOF_GE, 0, 0}, le = ge;
+    dab_proof_claim ge = {dab_proof_canon(p5, 1), DAB_PROOF_GE, 0, 0, 0}, le = ge;
     le.dir = DAB_PROOF_LE;
     TH_CHECK(dab_proof_gave_up(p5, &ge) == 30.0 && dab_proof_gave_up(p5, &le) == 0,
              "given-up notes: %g and %g seconds, want 30 and 0", dab_proof_gave_up(p5, &ge), dab_proof_gave_up(p5, &le));
@@ -305,14 +315,14 @@ static void check_resume(int rows, int cols, int depth, int value) {
   recs = dab_proof_records(p6, &nr);
   int wrong = 0;
   for (size_t i = 0; i < nr; i++) {
-    dab_proof_claim c = {recs[i].pos, recs[i].dir, recs[i].bound, 0};
+    dab_proof_claim c = {recs[i].pos, recs[i].dir, recs[i].bound, 0, recs[i].pos};
     dab_proof_rec again;
     if (dab_proof_solve_claim(p6, ab, &c, &again, &err) == DAB_OK && again.proved != recs[i].proved) wrong++;
   }
   TH_CHECK(wrong == 0, "%d honest records failed their re-check", wrong);
   dab_proof_rec t = recs[nr / 2];
   t.proved = !t.proved;
-  dab_proof_claim c = {t.pos, t.dir, t.bound, 0};
+  dab_proof_claim c = {t.pos, t.dir, t.bound, 0, t.pos};
   dab_proof_rec again;
   TH_CHECK(dab_proof_solve_claim(p6, ab, &c, &again, &err) == DAB_OK && again.proved != t.proved,
            "a flipped record passed its re-check");
