@@ -67,7 +67,6 @@ typedef struct ab_driver {
   int threads;                /* workers per test */
   bool report;                /* this driver calls the progress callback */
   bool report_bounds;         /* ... and on_bound (the root of dab_ab_solve only) */
-  bool count_seconds;         /* its solves add their time to the stats */
   int *halt;                  /* optional flag: set when a sibling driver failed */
   /* The running test, for helper threads that join it (see help_drivers):
   ** test_id counts the driver's tests; outcome packs the id of the test
@@ -259,14 +258,13 @@ static void driver_init(ab_driver *d, int threads, bool report, const char *labe
   memset(d, 0, sizeof *d);
   d->threads = threads < 1 ? 1 : threads > DAB_AB_MAX_THREADS ? DAB_AB_MAX_THREADS : threads;
   d->report = report;
-  d->count_seconds = true;
   d->label = label;
 }
 
-/* Adds a driver's counts to the solver's (thread-safe) and zeroes them. */
-static void driver_merge(dab_ab *ab, ab_driver *d) {
+/* Adds counts s to the solver's (thread-safe) and zeroes them. */
+static void stats_merge(dab_ab *ab, dab_ab_stats *s) {
   pthread_mutex_lock(&ab->stats_lock);
-  dab_ab_stats *t = &ab->st, *s = &d->st;
+  dab_ab_stats *t = &ab->st;
   t->nodes += s->nodes, t->tt_probes += s->tt_probes, t->tt_hits += s->tt_hits, t->tt_cuts += s->tt_cuts;
   t->sle_leaves += s->sle_leaves, t->loony_skips += s->loony_skips, t->deferrals += s->deferrals;
   t->etc_cuts += s->etc_cuts, t->etc_dups += s->etc_dups, t->graph_keys += s->graph_keys;
@@ -274,6 +272,8 @@ static void driver_merge(dab_ab *ab, ab_driver *d) {
   pthread_mutex_unlock(&ab->stats_lock);
   memset(s, 0, sizeof *s);
 }
+
+static void driver_merge(dab_ab *ab, ab_driver *d) { stats_merge(ab, &d->st); }
 
 /* ---- The search ------------------------------------------------------- */
 
@@ -985,7 +985,7 @@ static dab_status solve_from(dab_ab *ab, ab_driver *d, uint64_t p, int guess0, i
     }
     if (ab->o.on_bound && d->report_bounds) ab->o.on_bound(ab->o.bound_ctx, lo, hi);
   }
-  if (d->count_seconds) d->st.seconds += now_sec() - t0;
+  if (!d->ap) d->st.seconds += now_sec() - t0; /* an analysis counts its wall time once */
   if (lower) *lower = lo;
   if (upper) *upper = hi;
   if (st == DAB_EINTERNAL) return dab_fail(err, st, "inconsistent bounds [%d,%d]: solver bug", lo, hi);
@@ -1039,8 +1039,7 @@ typedef struct analysis_thread {
 */
 static void help_drivers(analysis_job *j, int self) {
   dab_ab *ab = j->ab;
-  ab_driver dummy;
-  driver_init(&dummy, 1, false, NULL);
+  dab_ab_stats st = {0}; /* this thread's helping */
   int turn = self;
   while (!flag_get(&j->halt)) {
     ab_driver *d = NULL;
@@ -1065,9 +1064,9 @@ static void help_drivers(analysis_job *j, int self) {
     w.reports = self == 0; /* the progress line goes on while thread 0 helps */
     w.keycache = ab->keycache;
     worker_main(&w);
-    worker_stats_add(&dummy.st, &w);
+    worker_stats_add(&st, &w);
   }
-  driver_merge(ab, &dummy);
+  stats_merge(ab, &st);
 }
 
 /* Takes children until none is left: each is one driver on one thread,
@@ -1166,7 +1165,6 @@ dab_status dab_ab_analyze_moves(dab_ab *ab, uint64_t p, int value, const dab_ab_
   for (int i = 0; i < j->nthreads; i++) {
     th[i] = (analysis_thread){j, i};
     driver_init(&j->drv[i], 1, i == 0, NULL);
-    j->drv[i].count_seconds = false;
     j->drv[i].halt = &j->halt;
     j->drv[i].ap = &j->progress;
   }

@@ -106,7 +106,7 @@ pid=$!
 for _ in $(seq 100); do
   sleep 0.03
   n=$("$DAB" info "$T/g/$ck.dab" --json 2>/dev/null | $PY -c 'import json,sys; print(json.load(sys.stdin)["solved"])' 2>/dev/null)
-  [ "${n:-0}" -gt 1000 ] && break
+  [ "${n:-0}" -gt 200 ] && break
 done
 killed=no; echo "records before the kill: ${n:-0}" >&2
 kill -9 $pid 2>/dev/null && killed=yes
