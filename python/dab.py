@@ -8,16 +8,21 @@
     tb.analyze("3x3")                # the JSON object of `dab probe --json`
     tb.values(np.array([...], dtype=np.uint64))   # batch: int8 array
 
+    from dab import Oracle
+    o = Oracle("4x4", search=True, node_limit=10**8)   # exact search where no
+    o.move_values("4x4:" + "1" * 16 + "0" * 24)         # table covers the board
+
 Values follow Wilson's convention: the net boxes the player to move gains
 from here under optimal play.  A position is a line set: bit i set = line i
 drawn (OpenSpiel dots_and_boxes action ids).  Needs no build step beyond
 the project's Makefile (build/libdab.so); run with /usr/bin/python3.
-Thread safety: one Tablebase may be used from many threads at once.
+Thread safety: one Tablebase or Oracle may be used from many threads at
+once (an Oracle that searches answers one query at a time).
 """
 import ctypes
 import os
 
-__all__ = ["Tablebase", "DabError", "library_path"]
+__all__ = ["Tablebase", "Oracle", "DabError", "library_path"]
 
 _STATUS = {1: "bad input", 2: "unsupported board", 3: "out of memory", 4: "i/o error",
            5: "corrupt data", 6: "canceled", 7: "internal error"}
@@ -40,6 +45,13 @@ class _Coverage(ctypes.Structure):
                 ("positions", ctypes.c_uint64), ("indexed", ctypes.c_uint64),
                 ("canonical", ctypes.c_uint64), ("solved", ctypes.c_uint64),
                 ("format_version", ctypes.c_int)]
+
+
+class _OracleOpts(ctypes.Structure):
+    """dab_oracle_opts (oracle/oracle.h)."""
+    _fields_ = [("tb_dir", ctypes.c_char_p), ("max_build_free", ctypes.c_int),
+                ("threads", ctypes.c_int), ("search", ctypes.c_bool),
+                ("search_hash", ctypes.c_uint64), ("search_node_limit", ctypes.c_uint64)]
 
 
 def library_path():
@@ -76,6 +88,13 @@ def _load():
         "dabtb_get_coverage": (None, [P, ctypes.POINTER(_Coverage)]),
         "dabtb_check": (I, [P, P, P, P, E]),
         "dabtb_build": (I, [I, I, ctypes.c_char_p, P, P, E]),
+        "dab_oracle_open": (I, [I, I, ctypes.POINTER(_OracleOpts), ctypes.POINTER(P), E]),
+        "dab_oracle_close": (None, [P]),
+        "dab_oracle_source": (ctypes.c_char_p, [P]),
+        "dab_oracle_value64": (I, [P, U64, ctypes.POINTER(I), E]),
+        "dab_oracle_move_values": (I, [P, U64, ctypes.POINTER(ctypes.c_int16),
+                                       ctypes.POINTER(ctypes.c_int16), ctypes.POINTER(I), E]),
+        "dab_oracle_parse": (I, [P, ctypes.c_char_p, ctypes.POINTER(U64), E]),
     }
     for name, (res, args) in sig.items():
         f = getattr(lib, name)
@@ -98,35 +117,24 @@ def build(board, path, threads=0):
         _raise(st, err)
 
 
-class Tablebase:
-    """An open tablebase file (read-only; usable from many threads)."""
+def _board(name):
+    """(rows, cols) of "RxC", or None."""
+    parts = name.lower().split("x")
+    if len(parts) == 2 and all(x.isdigit() for x in parts):
+        return int(parts[0]), int(parts[1])
+    return None
 
-    def __init__(self, path_or_board, tb_dir=None):
-        lib = _load()
-        self._lib = lib
-        self._h = ctypes.c_void_p()
-        err = _Err()
-        name = str(path_or_board)
-        if not os.path.exists(name) and "/" not in name and \
-                name.replace(".dab", "").lower().replace("x", "", 1).isdigit():
-            rows, cols = (int(x) for x in name.replace(".dab", "").lower().split("x"))
-            st = lib.dabtb_open_board(rows, cols, tb_dir.encode() if tb_dir else None,
-                                      ctypes.byref(self._h), ctypes.byref(err))
-        else:
-            st = lib.dabtb_open(name.encode(), None, ctypes.byref(self._h), ctypes.byref(err))
-        if st:
-            self._h = None
-            _raise(st, err)
-        cov = _Coverage()
-        lib.dabtb_get_coverage(self._h, ctypes.byref(cov))
-        self.rows, self.cols, self.nlines = cov.rows, cov.cols, cov.nlines
-        self.positions, self.canonical = cov.positions, cov.canonical
-        self._moves = (ctypes.c_int16 * 64)()
-        self._vals = (ctypes.c_int16 * 64)()
+
+class _Answers:
+    """What Tablebase and Oracle share: position text, analyze(), best_moves()
+    and closing.  Subclasses set _lib, _h, rows, cols and define _close(),
+    _parse(text), value(pos) and move_values(pos)."""
+
+    _h = None
 
     def close(self):
         if self._h:
-            self._lib.dabtb_close(self._h)
+            self._close()
             self._h = None
 
     def __enter__(self):
@@ -144,28 +152,25 @@ class Tablebase:
     def _pos(self, pos):
         if isinstance(pos, str):
             out, err = ctypes.c_uint64(), _Err()
-            st = self._lib.dabtb_parse(self._h, pos.encode(), ctypes.byref(out), ctypes.byref(err))
+            st = self._parse(pos.encode(), ctypes.byref(out), ctypes.byref(err))
             if st:
                 _raise(st, err)
             return out.value
         return int(pos)
 
-    def value(self, pos):
-        """Value of pos (text like "3x3@0,1" or an int line set)."""
-        v, err = ctypes.c_int(), _Err()
-        st = self._lib.dabtb_value(self._h, self._pos(pos), ctypes.byref(v), ctypes.byref(err))
-        if st:
-            _raise(st, err)
-        return v.value
-
-    def move_values(self, pos):
-        """{line: value for the mover} for every legal move of pos."""
+    def _move_values(self, fn, pos):
         n, err = ctypes.c_int(), _Err()
-        st = self._lib.dabtb_move_values(self._h, self._pos(pos), self._moves, self._vals,
-                                         ctypes.byref(n), ctypes.byref(err))
+        st = fn(self._h, self._pos(pos), self._moves, self._vals, ctypes.byref(n), ctypes.byref(err))
         if st:
             _raise(st, err)
         return {self._moves[i]: self._vals[i] for i in range(n.value)}
+
+    def _value(self, fn, pos):
+        v, err = ctypes.c_int(), _Err()
+        st = fn(self._h, self._pos(pos), ctypes.byref(v), ctypes.byref(err))
+        if st:
+            _raise(st, err)
+        return v.value
 
     def analyze(self, pos):
         """{"rows","cols","value","moves":[{"move","value"}...],"best":[...]},
@@ -183,6 +188,47 @@ class Tablebase:
             return []
         best = max(mv.values())
         return sorted(m for m, v in mv.items() if v == best)
+
+
+class Tablebase(_Answers):
+    """An open tablebase file (read-only; usable from many threads)."""
+
+    def __init__(self, path_or_board, tb_dir=None):
+        lib = _load()
+        self._lib = lib
+        self._h = ctypes.c_void_p()
+        err = _Err()
+        name = str(path_or_board)
+        board = _board(name.replace(".dab", ""))
+        if not os.path.exists(name) and "/" not in name and board:
+            rows, cols = board
+            st = lib.dabtb_open_board(rows, cols, tb_dir.encode() if tb_dir else None,
+                                      ctypes.byref(self._h), ctypes.byref(err))
+        else:
+            st = lib.dabtb_open(name.encode(), None, ctypes.byref(self._h), ctypes.byref(err))
+        if st:
+            self._h = None
+            _raise(st, err)
+        cov = _Coverage()
+        lib.dabtb_get_coverage(self._h, ctypes.byref(cov))
+        self.rows, self.cols, self.nlines = cov.rows, cov.cols, cov.nlines
+        self.positions, self.canonical = cov.positions, cov.canonical
+        self._moves = (ctypes.c_int16 * 64)()
+        self._vals = (ctypes.c_int16 * 64)()
+
+    def _close(self):
+        self._lib.dabtb_close(self._h)
+
+    def _parse(self, text, out, err):
+        return self._lib.dabtb_parse(self._h, text, out, err)
+
+    def value(self, pos):
+        """Value of pos (text like "3x3@0,1" or an int line set)."""
+        return self._value(self._lib.dabtb_value, pos)
+
+    def move_values(self, pos):
+        """{line: value for the mover} for every legal move of pos."""
+        return self._move_values(self._lib.dabtb_move_values, pos)
 
     def values(self, positions):
         """Batch: int8 numpy array of the values of positions, given as a numpy
@@ -211,3 +257,49 @@ class Tablebase:
         st = self._lib.dabtb_check(self._h, None, None, None, ctypes.byref(err))
         if st:
             _raise(st, err)
+
+
+class Oracle(_Answers):
+    """The best exact source for a board, as dab_oracle (oracle/oracle.h):
+    its tablebase file, a table built in memory (3x3 and smaller), or, with
+    search=True, alpha-beta search for boards of up to 64 lines (4x4, 3x5,
+    4x5...), which first looks in the board's store of what `dab solve`
+    proved.  A search's table (hash_mb MiB) stays warm between queries, so
+    the positions of one game get cheaper as it goes.  A query that needs
+    more than node_limit nodes (0 = no limit) raises DabError with status
+    6; early positions of big boards can take minutes (4x4's empty board
+    ~95 s), so learners usually set one.  threads: 0 = all cores."""
+
+    def __init__(self, board, tb_dir=None, search=False, hash_mb=512, node_limit=0, threads=0):
+        lib = _load()
+        self._lib = lib
+        rc = _board(str(board))
+        if not rc:
+            raise DabError(1, "board %r: expected RxC, e.g. 4x4" % (board,))
+        self.rows, self.cols = rc
+        self.nlines = self.rows * (self.cols + 1) + (self.rows + 1) * self.cols
+        opts = _OracleOpts(tb_dir.encode() if tb_dir else None, 0, threads, bool(search),
+                           int(hash_mb) << 20, int(node_limit))
+        h, err = ctypes.c_void_p(), _Err()
+        st = lib.dab_oracle_open(self.rows, self.cols, ctypes.byref(opts), ctypes.byref(h),
+                                 ctypes.byref(err))
+        if st:
+            _raise(st, err)
+        self._h = h
+        self.source = lib.dab_oracle_source(h).decode()   # "tablebase", "memory" or "search"
+        self._moves = (ctypes.c_int16 * 64)()
+        self._vals = (ctypes.c_int16 * 64)()
+
+    def _close(self):
+        self._lib.dab_oracle_close(self._h)
+
+    def _parse(self, text, out, err):
+        return self._lib.dab_oracle_parse(self._h, text, out, err)
+
+    def value(self, pos):
+        """Value of pos (text like "4x4@0,1" or an int line set)."""
+        return self._value(self._lib.dab_oracle_value64, pos)
+
+    def move_values(self, pos):
+        """{line: value for the mover} for every legal move of pos."""
+        return self._move_values(self._lib.dab_oracle_move_values, pos)

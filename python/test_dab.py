@@ -110,6 +110,45 @@ try:
     with dab.Tablebase("3x3") as t2:
         check(t2.value(7) == t2.value("3x3@0,1,2") and t2.value(0) == -3,
               "board name via DAB_TB_PATH")
+
+    # Oracle: a table where one covers the board, else (search=True) exact
+    # search, checked against a 2x5 tablebase.
+    os.environ["DAB_TB_NO_PROJECT"] = "1"   # the user's own data/tb/ stays out
+    del os.environ["DAB_TB_PATH"]
+    tbdir, empty = os.path.join(tmp, "tb25"), os.path.join(tmp, "empty")
+    os.mkdir(tbdir)
+    os.mkdir(empty)
+    dab.build("2x5", os.path.join(tbdir, "2x5.dab"))
+    with dab.Tablebase(os.path.join(tbdir, "2x5.dab")) as t25, \
+            dab.Oracle("2x5", tb_dir=tbdir) as by_table, \
+            dab.Oracle("2x5", tb_dir=empty, search=True, hash_mb=64, threads=1) as by_search:
+        check(by_table.source == "tablebase" and by_search.source == "search",
+              "oracle sources: %s, %s" % (by_table.source, by_search.source))
+        pos = [rng.getrandbits(27) & rng.getrandbits(27) for _ in range(800)]
+        check(all(by_search.value(p) == t25.value(p) == by_table.value(p) for p in pos),
+              "searched 2x5 values equal the tablebase's")
+        check(all(by_search.move_values(p) == t25.move_values(p) for p in pos[:60] + [0]),
+              "searched 2x5 move values equal the tablebase's")
+        check(by_search.analyze("2x5@0,1") == t25.analyze("2x5@0,1"), "analyze() through search")
+        try:
+            by_search.value("3x3")
+            check(False, "another board's text raises")
+        except dab.DabError as e:
+            check(e.status == 1 and "3x3" in str(e), "another board's text raises DabError")
+    try:
+        dab.Oracle("4x4", tb_dir=empty)
+        check(False, "4x4 without search raises")
+    except dab.DabError as e:
+        check(e.status == 2 and "search" in str(e), "4x4 without search: status 2, names search")
+    with dab.Oracle("4x4", tb_dir=empty, search=True, hash_mb=64, node_limit=200000) as o44:
+        try:
+            o44.value(0)
+            check(False, "the node limit stops the empty 4x4 board")
+        except dab.DabError as e:
+            check(e.status == 6 and "node limit" in str(e), "node limit: status 6 (%s)" % e)
+        late = "4x4:" + "1" * 26 + "0" * 14
+        check(o44.best_moves(late) and set(o44.best_moves(late)) <= set(range(26, 40)),
+              "a late 4x4 position answers within the limit")
 finally:
     shutil.rmtree(tmp, ignore_errors=True)
 

@@ -3,7 +3,8 @@
 # Usage: tests/run.sh [--san | --tsan]
 #   --san    build and run the C tests under ASan/UBSan (build-san/)
 #   --tsan   build and run the threaded tests under ThreadSanitizer
-#            (build-tsan/: test_ab's lazy-SMP and analysis-thread checks)
+#            (build-tsan/: test_ab's lazy-SMP and analysis-thread checks,
+#            test_oracle's threads sharing one searching oracle)
 # Ends with one line "N passed, N failed"; exits 1 if anything failed.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -56,7 +57,7 @@ run_one() {  # name, command...
 
 for t in "$dir"/test_*; do
   [ -x "$t" ] || continue
-  ((tsan)) && [ "$(basename "$t")" != test_ab ] && continue
+  ((tsan)) && [[ "$(basename "$t")" != test_ab && "$(basename "$t")" != test_oracle ]] && continue
   run_one "$(basename "$t")" "$t"
 done
 if ((!san)); then

@@ -1,0 +1,260 @@
+/*
+** test_oracle.c: the oracle's exact-search source, against retrograde
+** tables: values and every move's value, the node limit, the solved store
+** answering first, concurrent queries, and the plain-argument calls.
+** See Copyright Notice in README.md
+*/
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "oracle/oracle.h"
+#include "solver/retro.h"
+#include "tablebase/dabtb.h"
+#include "tests/testhelp.h"
+
+static uint64_t rng_state = 4242;
+static uint64_t rng(void) {
+  uint64_t z = (rng_state += 0x9e3779b97f4a7c15ull);
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+  return z ^ (z >> 31);
+}
+
+/* A random position of g: each line drawn with probability per16/16. */
+static uint64_t random_pos(const dab_geom *g, int per16) {
+  uint64_t p = 0;
+  for (int m = 0; m < g->nlines; m++)
+    if ((int)(rng() % 16) < per16) p |= 1ull << m;
+  return p;
+}
+
+static dab_oracle *open_search(int rows, int cols, const char *tb_dir, uint64_t node_limit,
+                               int threads) {
+  dab_oracle_opts oo = {.tb_dir = tb_dir,
+                        .threads = threads,
+                        .search = true,
+                        .search_hash = 64ull << 20,
+                        .search_node_limit = node_limit};
+  dab_oracle *o = NULL;
+  dab_err err;
+  dab_status st = dab_oracle_open(rows, cols, &oo, &o, &err);
+  TH_CHECK(st == DAB_OK && o, "open %dx%d with search: %s", rows, cols, st ? err.msg : "");
+  return st ? NULL : o;
+}
+
+/* ---- Values and move values against the 2x5 table ----------------------- */
+
+static void test_against_table(const dab_retro *table, const dab_geom *g, int threads) {
+  dab_oracle *o = open_search(2, 5, NULL, 0, threads);
+  if (!o) return;
+  TH_CHECK(!strcmp(dab_oracle_source(o), "search"), "source is %s", dab_oracle_source(o));
+  int bad = 0, n = 0;
+  for (int i = 0; i < 1500; i++) {
+    uint64_t p = random_pos(g, (int)(4 + rng() % 12));
+    int v = 99;
+    dab_err err;
+    if (dab_oracle_value64(o, p, &v, &err) || v != dab_retro_value(table, p)) bad++;
+    n++;
+  }
+  TH_CHECK(!bad, "%d of %d values differ from the table (%d threads)", bad, n, threads);
+  /* Every move's value, and the best moves, from near the start too. */
+  dab_analysis *a = malloc(sizeof *a), *t = malloc(sizeof *t);
+  bad = 0;
+  for (int i = 0; i < 120; i++) {
+    uint64_t p = i == 0 ? 0 : random_pos(g, (int)(2 + rng() % 12));
+    dab_lineset s = dab_ls_from_word(p);
+    dab_err err;
+    bool ok = !dab_oracle_analyze(o, &s, a, &err) && !dab_retro_analyze(table, p, t, &err) &&
+              a->value == t->value && a->nmoves == t->nmoves && a->nbest == t->nbest &&
+              !memcmp(a->move, t->move, sizeof a->move[0] * (size_t)a->nmoves) &&
+              !memcmp(a->move_value, t->move_value, sizeof a->move[0] * (size_t)a->nmoves) &&
+              !memcmp(a->best, t->best, sizeof a->best[0] * (size_t)a->nbest);
+    if (!ok) bad++;
+  }
+  TH_CHECK(!bad, "%d of 120 analyses differ from the table (%d threads)", bad, threads);
+  int16_t mv[64], val[64];
+  int nm = 0;
+  dab_err err;
+  TH_CHECK(!dab_oracle_move_values(o, 0, mv, val, &nm, &err) && nm == g->nlines,
+           "move_values of the empty board: %d moves", nm);
+  bad = 0;
+  dab_retro_analyze(table, 0, t, &err);
+  for (int i = 0; i < nm; i++)
+    if (mv[i] != t->move[i] || val[i] != t->move_value[i]) bad++;
+  TH_CHECK(!bad, "move_values differ from the table at %d moves", bad);
+  free(a);
+  free(t);
+  dab_oracle_close(o);
+}
+
+/* ---- Errors, limits, parsing ---------------------------------------------- */
+
+static void test_limits(void) {
+  dab_oracle *o = NULL;
+  dab_err err;
+  dab_oracle_opts off = {0};
+  dab_status st = dab_oracle_open(4, 4, &off, &o, &err);
+  TH_CHECK(st == DAB_EBOARD && !o && strstr(err.msg, "search"),
+           "4x4 without search: not covered, and the message names search (%d: %s)", st, err.msg);
+  dab_oracle_opts big = {.search = true};
+  st = dab_oracle_open(6, 6, &big, &o, &err);
+  TH_CHECK(st == DAB_EBOARD && !o, "6x6 (84 lines) is beyond search (%d)", st);
+
+  o = open_search(4, 4, NULL, 1000000, 1);
+  if (!o) return;
+  int v = 0;
+  st = dab_oracle_value64(o, 0, &v, &err);
+  TH_CHECK(st == DAB_ECANCELED && strstr(err.msg, "node limit (1000000)") && strstr(err.msg, "4x4:"),
+           "the empty 4x4 board stops at the node limit (%d: %s)", st, err.msg);
+  /* The limit is per query: middle games of 26 free lines, together far
+  ** beyond it, each answer (a shared count would stop them). */
+  int answered = 0;
+  for (int i = 0; i < 40; i++) {
+    uint64_t p = 0;
+    for (int drawn = 0; drawn < 14;) {
+      int m = (int)(rng() % 40);
+      if (!(p >> m & 1)) p |= 1ull << m, drawn++;
+    }
+    answered += dab_oracle_value64(o, p, &v, &err) == DAB_OK;
+  }
+  TH_CHECK(answered == 40, "%d of 40 4x4 middle games answered after a stopped query", answered);
+  dab_analysis *a = malloc(sizeof *a);
+  dab_lineset s = dab_ls_from_word(0);
+  st = dab_oracle_analyze(o, &s, a, &err);
+  TH_CHECK(st == DAB_ECANCELED, "analysing the empty 4x4 board stops at the limit (%d)", st);
+  free(a);
+  /* Plain-argument calls: text, and lines beyond the board. */
+  uint64_t q = 0;
+  TH_CHECK(!dab_oracle_parse(o, "4x4@0,1,39", &q, &err) && q == (1ull | 2ull | 1ull << 39),
+           "parse 4x4@0,1,39 gives lines 0, 1 and 39");
+  st = dab_oracle_parse(o, "3x3@0", &q, &err);
+  TH_CHECK(st == DAB_EINPUT && strstr(err.msg, "3x3"), "a 3x3 text on a 4x4 oracle: %d %s", st,
+           err.msg);
+  st = dab_oracle_value64(o, 1ull << 40, &v, &err);
+  TH_CHECK(st == DAB_EINPUT, "line 40 is beyond 4x4 (%d)", st);
+  dab_oracle_close(o);
+}
+
+/* ---- The solved store answers before the search ---------------------------- */
+
+static void test_store_first(const dab_retro *table, const dab_geom *g) {
+  char dir[] = "/tmp/dab_test_oracle_XXXXXX";
+  if (!mkdtemp(dir)) {
+    TH_CHECK(0, "mkdtemp");
+    return;
+  }
+  char path[512];
+  snprintf(path, sizeof path, "%s/2x5.dab", dir);
+  dabtb_store *st = NULL;
+  dab_err err;
+  /* A record the search would contradict (true value + 2, same parity):
+  ** seeing it come back proves the oracle asked the store first. */
+  uint64_t p = 0;
+  for (int i = 0; i < 1000 && !p; i++) {
+    uint64_t c = random_pos(g, 10);
+    int v = dab_retro_value(table, c), open = 0;
+    for (int b = 0; b < g->nboxes; b++) open += dab64_sides(g, c, b) < 4;
+    if (v + 2 <= open) p = c;
+  }
+  int truth = dab_retro_value(table, p);
+  dabtb_solved rec = {truth + 2, truth + 2, -1, 1, 0};
+  dab_status s = dabtb_store_open(path, 2, 5, DABTB_STORE_CREATE, &st, &err);
+  if (!s) s = dabtb_store_put(st, 1, &p, &rec, &err);
+  dabtb_store_close(st);
+  TH_CHECK(!s, "writing a 2x5 solved-only store: %s", s ? err.msg : "");
+  dab_oracle *o = open_search(2, 5, dir, 0, 1);
+  if (o) {
+    int v = 0;
+    TH_CHECK(!dab_oracle_value64(o, p, &v, &err) && v == truth + 2,
+             "the stored record answers (%d, stored %d, true %d)", v, truth + 2, truth);
+    /* ... and children found in the store are not searched either. */
+    int16_t mv[64], val[64];
+    int n = 0;
+    uint64_t parent = 0;
+    int line = -1;
+    for (int m = 0; m < g->nlines && line < 0; m++)
+      if ((p >> m) & 1) {
+        uint64_t q = p & ~(1ull << m);
+        if (!dab64_completes(g, q, m)) {
+          parent = q;
+          line = m;
+        }
+      }
+    bool seen = false;
+    if (line >= 0 && !dab_oracle_move_values(o, parent, mv, val, &n, &err))
+      for (int i = 0; i < n; i++)
+        if (mv[i] == line) seen = val[i] == -(truth + 2);
+    TH_CHECK(line < 0 || seen, "a parent's analysis takes its child's value from the store");
+    dab_oracle_close(o);
+  }
+  unlink(path);
+  snprintf(path, sizeof path, "%s/2x5.dab-lock", dir);
+  unlink(path);
+  rmdir(dir);
+}
+
+/* ---- Threads querying one oracle at once ---------------------------------- */
+
+typedef struct {
+  dab_oracle *o;
+  const dab_retro *table;
+  uint64_t seed;
+  int bad;
+} worker;
+
+static void *query_worker(void *arg) {
+  worker *w = arg;
+  uint64_t x = w->seed;
+  for (int i = 0; i < 300; i++) {
+    x = x * 6364136223846793005ull + 1442695040888963407ull;
+    uint64_t p = (x >> 11) & (x >> 5) & ((1ull << 27) - 1);
+    int v;
+    dab_err err;
+    if (dab_oracle_value64(w->o, p, &v, &err) || v != dab_retro_value(w->table, p)) w->bad++;
+  }
+  return NULL;
+}
+
+static void test_threads(const dab_retro *table) {
+  dab_oracle *o = open_search(2, 5, NULL, 0, 1);
+  if (!o) return;
+  worker w[3];
+  pthread_t th[3];
+  for (int i = 0; i < 3; i++) {
+    w[i] = (worker){o, table, 17u + (uint64_t)i, 0};
+    pthread_create(&th[i], NULL, query_worker, &w[i]);
+  }
+  int bad = 0;
+  for (int i = 0; i < 3; i++) {
+    pthread_join(th[i], NULL);
+    bad += w[i].bad;
+  }
+  TH_CHECK(!bad, "three threads on one oracle: %d of 900 answers wrong", bad);
+  dab_oracle_close(o);
+}
+
+int main(void) {
+  /* The user's own tablebases stay out: 2x5 must be answered by search. */
+  setenv("DAB_TB_NO_PROJECT", "1", 1);
+  unsetenv("DAB_TB_PATH");
+  dab_geom g;
+  dab_err err;
+  dab_retro *table = NULL;
+  dab_retro_opts ro = {.threads = 0};
+  if (dab_geom_init(&g, 2, 5, &err) || dab_retro_solve(&g, 0, &ro, &table, &err)) {
+    TH_CHECK(0, "2x5 table: %s", err.msg);
+    return TH_REPORT("test_oracle");
+  }
+  /* Under ThreadSanitizer (tests/run.sh --tsan) only what runs threads. */
+  bool tsan_only = getenv("DAB_TEST_TSAN") != NULL;
+  if (!tsan_only) test_against_table(table, &g, 1);
+  test_against_table(table, &g, 2);
+  if (!tsan_only) {
+    test_limits();
+    test_store_first(table, &g);
+  }
+  test_threads(table);
+  dab_retro_free(table);
+  return TH_REPORT("test_oracle");
+}
