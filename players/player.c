@@ -25,9 +25,12 @@ const char dab_player_help[] =
     "  sw+[:KxL]                   improved sliding window (agg=sum,border=aware,safe=1)\n"
     "  ab[:depth=N,nodes=N]        depth-limited alpha-beta (default depth=4,\n"
     "                              nodes=200000 per move)\n"
-    "  perfect[:tie=random|boxes|long,solve=F]\n"
-    "                              optimal moves from the oracle; solve=F: from F\n"
-    "                              undrawn lines on, by retrograde (chain before)\n";
+    "  perfect[:tie=random|boxes|long,solve=F,search=N,hash=MIB]\n"
+    "                              optimal moves from the oracle; without one,\n"
+    "                              solve=F: from F undrawn lines on, by retrograde;\n"
+    "                              search=N: wherever N nodes of exact search prove\n"
+    "                              every move (table hash=MIB, default 256);\n"
+    "                              chain's move elsewhere\n";
 
 /* ---- Environment ------------------------------------------------------ */
 

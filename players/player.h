@@ -26,10 +26,12 @@
 **                             `sw:KxL` alone is the published plain version,
 **                             `sw+[:KxL]` the improved one (sum, aware, safe)
 **   ab[:depth=N,nodes=N]      depth-limited alpha-beta, simple evaluation
-**   perfect[:tie=random|boxes|long,solve=F]
+**   perfect[:tie=random|boxes|long,solve=F,search=N,hash=MIB]
 **                             the oracle's optimal move; ties at random or
 **                             by a policy; solve=F: boards without an oracle,
-**                             perfect from F undrawn lines on (retrograde)
+**                             perfect from F undrawn lines on (retrograde);
+**                             search=N: ... and wherever N nodes of exact
+**                             search prove every move (else chain's move)
 **
 ** Thread safety: a dab_player is used by one thread at a time (it keeps
 ** scratch memory such as a search tree).  A dab_player_env holds what is

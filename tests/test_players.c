@@ -366,14 +366,16 @@ static void test_sw_oracle_windows(void) {
   dab_player_env_free(env);
 }
 
-/* perfect:solve=F on a board no oracle covers: from starts with at most F
-** undrawn lines it never does worse than the retrograde value. */
-static void test_perfect_solve(dab_player_env *env) {
+/* perfect:solve=F (retrograde) or perfect:search=N (alpha-beta) on a board
+** no oracle covers: from starts with at most F undrawn lines it never does
+** worse than the retrograde value. */
+static void test_perfect_endgames(dab_player_env *env, bool search) {
   dab_geom g;
   dab_geom_init(&g, 4, 4, NULL);
   dab_rng rng;
   dab_rng_seed(&rng, 17);
-  int F = san ? 14 : 18, games = san ? 2 : 8, worse = 0, played = 0;
+  int F = search ? (san ? 16 : 24) : (san ? 14 : 18), games = san ? 2 : 8, worse = 0, played = 0;
+  int suboptimal = 0;
   for (int gi = 0; gi < games; gi++) {
     dab_game game;
     /* A start with exactly F undrawn lines. */
@@ -391,28 +393,63 @@ static void test_perfect_solve(dab_player_env *env) {
     dab_retro_opts ro = {.threads = 1};
     if (dab_retro_solve(&g, dab_ls_word(&game.lines), &ro, &r, NULL)) continue;
     int v = dab_retro_value(r, dab_ls_word(&game.lines));
-    dab_retro_free(r);
     int seat = gi & 1;
-    char spec[32];
-    snprintf(spec, sizeof spec, "perfect:solve=%d", F);
+    char spec[48];
+    if (search) snprintf(spec, sizeof spec, "perfect:search=3000000,hash=32");
+    else snprintf(spec, sizeof spec, "perfect:solve=%d", F);
     dab_player *pl[2];
     pl[seat] = make(spec, &g, env);
     pl[seat ^ 1] = make(gi & 2 ? "chain" : "level2", &g, env);
     if (!pl[0] || !pl[1]) return;
     int guaranteed = game.to_move == seat ? v : -v;
     int s0[2] = {game.score[0], game.score[1]};
+    dab_game start = game;
     dab_rng r2[2];
     dab_rng_seed2(&r2[0], 7, (uint64_t)gi);
     dab_rng_seed2(&r2[1], 8, (uint64_t)gi);
-    play_out(&g, pl, &game, r2, NULL, NULL);
+    int16_t hist[DAB_MAX_LINES];
+    int nh = 0;
+    play_out(&g, pl, &game, r2, hist, &nh);
     int net = (game.score[seat] - s0[seat]) - (game.score[seat ^ 1] - s0[seat ^ 1]);
     worse += net < guaranteed;
+    /* ... and each of its moves is optimal (the table knows every one) */
+    dab_analysis *an = malloc(sizeof *an);
+    for (int i = 0; an && i < nh; i++) {
+      if (start.to_move == seat && !dab_retro_analyze(r, dab_ls_word(&start.lines), an, NULL))
+        for (int j = 0; j < an->nmoves; j++)
+          if (an->move[j] == hist[i]) suboptimal += an->move_value[j] != an->value;
+      dab_game_play(&g, &start, hist[i]);
+    }
+    free(an);
+    dab_retro_free(r);
     played++;
     dab_player_free(pl[0]);
     dab_player_free(pl[1]);
   }
-  TH_CHECK(played == games && worse == 0, "perfect:solve=%d on 4x4: below the value in %d of %d games",
-           F, worse, played);
+  TH_CHECK(played == games && worse == 0 && suboptimal == 0,
+           "perfect:%s on 4x4 from %d lines: below the value in %d of %d games, %d moves not optimal",
+           search ? "search" : "solve", F, worse, played, suboptimal);
+}
+
+/* perfect:search=N when N nodes prove nothing (the empty 4x4 board) plays
+** the chain player's legal moves and finishes the game. */
+static void test_perfect_search_fallback(dab_player_env *env) {
+  dab_geom g;
+  dab_geom_init(&g, 4, 4, NULL);
+  dab_player *pl[2] = {make("perfect:search=2000,hash=8", &g, env), make("chain", &g, env)};
+  if (!pl[0] || !pl[1]) return;
+  TH_CHECK(strstr(dab_player_name(pl[0]), "search=2000"), "name: %s", dab_player_name(pl[0]));
+  dab_game game;
+  dab_game_init(&g, &game);
+  dab_rng r2[2];
+  dab_rng_seed2(&r2[0], 1, 1);
+  dab_rng_seed2(&r2[1], 2, 1);
+  play_out(&g, pl, &game, r2, NULL, NULL);
+  TH_CHECK(dab_game_over(&g, &game) && game.score[0] + game.score[1] == g.nboxes,
+           "a 4x4 game with a 2000-node budget ends with every box taken (%d + %d)", game.score[0],
+           game.score[1]);
+  dab_player_free(pl[0]);
+  dab_player_free(pl[1]);
 }
 
 /* A caller's own player (as a learning agent would be): the lowest
@@ -482,7 +519,8 @@ static void test_bad_specs(dab_player_env *env) {
   dab_geom_init(&g, 3, 3, NULL);
   static const char *bad[] = {"", "nosuch", "mcts:sims=0", "mcts:sims=abc", "mcts:bogus=1",
                               "sw:9x", "sw:2x2,agg=median", "ab:depth=0", "perfect:tie=x",
-                              "level1:x=1", "sw:2x2,,safe=1", "perfect:solve=99"};
+                              "level1:x=1", "sw:2x2,,safe=1", "perfect:solve=99",
+                              "perfect:search=0", "perfect:search=1,hash=0"};
   for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
     dab_player *p = (dab_player *)1;
     dab_err err;
@@ -514,7 +552,9 @@ int main(void) {
   test_perfect(env);
   test_sw_exact(env);
   test_sw_oracle_windows();
-  test_perfect_solve(env);
+  test_perfect_endgames(env, false);
+  test_perfect_endgames(env, true);
+  test_perfect_search_fallback(env);
   test_match(env);
   dab_player_env_free(env);
   remove_tb_dir();
