@@ -126,15 +126,20 @@ def _board(name):
 
 
 class _Answers:
-    """What Tablebase and Oracle share: position text, analyze(), best_moves()
-    and closing.  Subclasses set _lib, _h, rows, cols and define _close(),
-    _parse(text), value(pos) and move_values(pos)."""
+    """What Tablebase and Oracle share: the questions and closing.  A subclass
+    sets _lib, _h, rows and cols, and names its C calls in _calls: close,
+    parse (text -> line set), value and move_values, whose signatures are
+    the same for dabtb_* and dab_oracle_*."""
 
     _h = None
+    _calls = {}
+
+    def _c(self, what):
+        return getattr(self._lib, self._calls[what])
 
     def close(self):
         if self._h:
-            self._close()
+            self._c("close")(self._h)
             self._h = None
 
     def __enter__(self):
@@ -152,25 +157,29 @@ class _Answers:
     def _pos(self, pos):
         if isinstance(pos, str):
             out, err = ctypes.c_uint64(), _Err()
-            st = self._parse(pos.encode(), ctypes.byref(out), ctypes.byref(err))
+            st = self._c("parse")(self._h, pos.encode(), ctypes.byref(out), ctypes.byref(err))
             if st:
                 _raise(st, err)
             return out.value
         return int(pos)
 
-    def _move_values(self, fn, pos):
-        n, err = ctypes.c_int(), _Err()
-        st = fn(self._h, self._pos(pos), self._moves, self._vals, ctypes.byref(n), ctypes.byref(err))
-        if st:
-            _raise(st, err)
-        return {self._moves[i]: self._vals[i] for i in range(n.value)}
-
-    def _value(self, fn, pos):
+    def value(self, pos):
+        """Value of pos (text like "4x4@0,1" or an int line set)."""
         v, err = ctypes.c_int(), _Err()
-        st = fn(self._h, self._pos(pos), ctypes.byref(v), ctypes.byref(err))
+        st = self._c("value")(self._h, self._pos(pos), ctypes.byref(v), ctypes.byref(err))
         if st:
             _raise(st, err)
         return v.value
+
+    def move_values(self, pos):
+        """{line: value for the mover} for every legal move of pos."""
+        moves, vals = (ctypes.c_int16 * 64)(), (ctypes.c_int16 * 64)()
+        n, err = ctypes.c_int(), _Err()
+        st = self._c("move_values")(self._h, self._pos(pos), moves, vals, ctypes.byref(n),
+                                    ctypes.byref(err))
+        if st:
+            _raise(st, err)
+        return {moves[i]: vals[i] for i in range(n.value)}
 
     def analyze(self, pos):
         """{"rows","cols","value","moves":[{"move","value"}...],"best":[...]},
@@ -193,6 +202,9 @@ class _Answers:
 class Tablebase(_Answers):
     """An open tablebase file (read-only; usable from many threads)."""
 
+    _calls = {"close": "dabtb_close", "parse": "dabtb_parse", "value": "dabtb_value",
+              "move_values": "dabtb_move_values"}
+
     def __init__(self, path_or_board, tb_dir=None):
         lib = _load()
         self._lib = lib
@@ -213,22 +225,6 @@ class Tablebase(_Answers):
         lib.dabtb_get_coverage(self._h, ctypes.byref(cov))
         self.rows, self.cols, self.nlines = cov.rows, cov.cols, cov.nlines
         self.positions, self.canonical = cov.positions, cov.canonical
-        self._moves = (ctypes.c_int16 * 64)()
-        self._vals = (ctypes.c_int16 * 64)()
-
-    def _close(self):
-        self._lib.dabtb_close(self._h)
-
-    def _parse(self, text, out, err):
-        return self._lib.dabtb_parse(self._h, text, out, err)
-
-    def value(self, pos):
-        """Value of pos (text like "3x3@0,1" or an int line set)."""
-        return self._value(self._lib.dabtb_value, pos)
-
-    def move_values(self, pos):
-        """{line: value for the mover} for every legal move of pos."""
-        return self._move_values(self._lib.dabtb_move_values, pos)
 
     def values(self, positions):
         """Batch: int8 numpy array of the values of positions, given as a numpy
@@ -270,6 +266,9 @@ class Oracle(_Answers):
     6; early positions of big boards can take minutes (4x4's empty board
     ~95 s), so learners usually set one.  threads: 0 = all cores."""
 
+    _calls = {"close": "dab_oracle_close", "parse": "dab_oracle_parse",
+              "value": "dab_oracle_value64", "move_values": "dab_oracle_move_values"}
+
     def __init__(self, board, tb_dir=None, search=False, hash_mb=512, node_limit=0, threads=0):
         lib = _load()
         self._lib = lib
@@ -287,19 +286,3 @@ class Oracle(_Answers):
             _raise(st, err)
         self._h = h
         self.source = lib.dab_oracle_source(h).decode()   # "tablebase", "memory" or "search"
-        self._moves = (ctypes.c_int16 * 64)()
-        self._vals = (ctypes.c_int16 * 64)()
-
-    def _close(self):
-        self._lib.dab_oracle_close(self._h)
-
-    def _parse(self, text, out, err):
-        return self._lib.dab_oracle_parse(self._h, text, out, err)
-
-    def value(self, pos):
-        """Value of pos (text like "4x4@0,1" or an int line set)."""
-        return self._value(self._lib.dab_oracle_value64, pos)
-
-    def move_values(self, pos):
-        """{line: value for the mover} for every legal move of pos."""
-        return self._move_values(self._lib.dab_oracle_move_values, pos)

@@ -27,6 +27,15 @@ def check(cond, what):
         print("FAIL", what, file=sys.stderr)
 
 
+def check_raises(fn, status, text, what):
+    """fn() must raise DabError with this status and text in its message."""
+    try:
+        fn()
+        check(False, what + ": no error raised")
+    except dab.DabError as e:
+        check(e.status == status and text in str(e), "%s (%d: %s)" % (what, e.status, e))
+
+
 root = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
 dab_bin = os.environ.get("DAB_BIN", os.path.join(root, "bin", "dab"))
 tmp = tempfile.mkdtemp(prefix="dab-test-py-")
@@ -68,21 +77,11 @@ try:
     check(list(tb.values(bits)) == list(vals), "numpy 0/1 rows")
 
     # Errors.
-    try:
-        tb.value("2x2")
-        check(False, "wrong board raises")
-    except dab.DabError as e:
-        check(e.status == 1 and "2x2" in str(e), "wrong board raises DabError")
-    try:
-        tb.values(np.array([1 << 30], dtype=np.uint64))
-        check(False, "line beyond the board raises")
-    except dab.DabError as e:
-        check(e.status == 1, "line beyond the board raises DabError")
-    try:
-        dab.Tablebase(os.path.join(tmp, "missing.dab"))
-        check(False, "missing file raises")
-    except dab.DabError as e:
-        check("missing.dab" in str(e), "missing file raises DabError")
+    check_raises(lambda: tb.value("2x2"), 1, "2x2", "wrong board")
+    check_raises(lambda: tb.values(np.array([1 << 30], dtype=np.uint64)), 1, "",
+                 "line beyond the board")
+    check_raises(lambda: dab.Tablebase(os.path.join(tmp, "missing.dab")), 1, "missing.dab",
+                 "missing file")
     tb.check()
     check(True, "check passes")
     tb.close()
@@ -130,22 +129,10 @@ try:
         check(all(by_search.move_values(p) == t25.move_values(p) for p in pos[:60] + [0]),
               "searched 2x5 move values equal the tablebase's")
         check(by_search.analyze("2x5@0,1") == t25.analyze("2x5@0,1"), "analyze() through search")
-        try:
-            by_search.value("3x3")
-            check(False, "another board's text raises")
-        except dab.DabError as e:
-            check(e.status == 1 and "3x3" in str(e), "another board's text raises DabError")
-    try:
-        dab.Oracle("4x4", tb_dir=empty)
-        check(False, "4x4 without search raises")
-    except dab.DabError as e:
-        check(e.status == 2 and "search" in str(e), "4x4 without search: status 2, names search")
+        check_raises(lambda: by_search.value("3x3"), 1, "3x3", "another board's text")
+    check_raises(lambda: dab.Oracle("4x4", tb_dir=empty), 2, "search", "4x4 without search")
     with dab.Oracle("4x4", tb_dir=empty, search=True, hash_mb=64, node_limit=200000) as o44:
-        try:
-            o44.value(0)
-            check(False, "the node limit stops the empty 4x4 board")
-        except dab.DabError as e:
-            check(e.status == 6 and "node limit" in str(e), "node limit: status 6 (%s)" % e)
+        check_raises(lambda: o44.value(0), 6, "node limit", "the empty 4x4 board under a node limit")
         late = "4x4:" + "1" * 26 + "0" * 14
         check(o44.best_moves(late) and set(o44.best_moves(late)) <= set(range(26, 40)),
               "a late 4x4 position answers within the limit")

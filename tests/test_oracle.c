@@ -14,12 +14,7 @@
 #include "tests/testhelp.h"
 
 static uint64_t rng_state = 4242;
-static uint64_t rng(void) {
-  uint64_t z = (rng_state += 0x9e3779b97f4a7c15ull);
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-  return z ^ (z >> 31);
-}
+static uint64_t rng(void) { return th_splitmix64(&rng_state); }
 
 /* A random position of g: each line drawn with probability per16/16. */
 static uint64_t random_pos(const dab_geom *g, int per16) {

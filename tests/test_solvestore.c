@@ -24,12 +24,7 @@
 static char dir[256];
 
 static uint64_t rng_state = 777;
-static uint64_t rng(void) {
-  uint64_t z = (rng_state += 0x9e3779b97f4a7c15ull);
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-  return z ^ (z >> 31);
-}
+static uint64_t rng(void) { return th_splitmix64(&rng_state); }
 
 static void path_of(char *out, size_t len, const char *name) { snprintf(out, len, "%s/%s", dir, name); }
 

@@ -22,12 +22,7 @@ static bool san(void) { return getenv("DAB_TEST_SAN") != NULL; }
 static char dir[256];
 
 static uint64_t rng_state = 12345;
-static uint64_t rng(void) {
-  uint64_t z = (rng_state += 0x9e3779b97f4a7c15ull);
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-  return z ^ (z >> 31);
-}
+static uint64_t rng(void) { return th_splitmix64(&rng_state); }
 
 static void board_path(int rows, int cols, char *buf, size_t len) {
   snprintf(buf, len, "%s/%dx%d.dab", dir, rows, cols);

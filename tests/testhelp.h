@@ -5,6 +5,7 @@
 #ifndef DAB_TESTHELP_H
 #define DAB_TESTHELP_H
 
+#include <stdint.h>
 #include <stdio.h>
 
 /* Test programs are single files, so these counters may be file statics. */
@@ -22,6 +23,14 @@ static int th_passed, th_failed;
       fputc('\n', stderr);                                               \
     }                                                                    \
   } while (0)
+
+/* SplitMix64: reproducible random numbers from a test's own state. */
+static inline uint64_t th_splitmix64(uint64_t *state) {
+  uint64_t z = (*state += 0x9e3779b97f4a7c15ull);
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+  return z ^ (z >> 31);
+}
 
 /* Prints "name: N passed, N failed" (the runner sums these lines) and
 ** returns the exit status for main. */
