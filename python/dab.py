@@ -264,12 +264,15 @@ class Oracle(_Answers):
     the positions of one game get cheaper as it goes.  A query that needs
     more than node_limit nodes (0 = no limit) raises DabError with status
     6; early positions of big boards can take minutes (4x4's empty board
-    ~95 s), so learners usually set one.  threads: 0 = all cores."""
+    ~95 s), so learners usually set one.  threads: search threads a query
+    (default 1: a small query answers in ~20 us on one thread and ~70 us on
+    two, which cost more to start than they save; 0 = all cores, for a few
+    big queries)."""
 
     _calls = {"close": "dab_oracle_close", "parse": "dab_oracle_parse",
               "value": "dab_oracle_value64", "move_values": "dab_oracle_move_values"}
 
-    def __init__(self, board, tb_dir=None, search=False, hash_mb=512, node_limit=0, threads=0):
+    def __init__(self, board, tb_dir=None, search=False, hash_mb=512, node_limit=0, threads=1):
         lib = _load()
         self._lib = lib
         rc = _board(str(board))
