@@ -20,6 +20,7 @@
 #define DEFERRED 3000            /* a child another thread is expanding (ABDADA) */
 #define BUSY_BITS 16
 #define BUSY_MIN_FREE 8        /* only nodes this big are announced as busy */
+#define SMP_MIN_FREE 24        /* smaller tests run on one thread (docs/solver.md) */
 #define DAB_AB_MAX_THREADS 64
 
 /* Graph-key cache (see position_key): one for all threads, lock-free.
@@ -123,6 +124,7 @@ void dab_ab_default_opts(dab_ab_opts *o) {
   o->graph_min_free = 8;
   o->abdada = true;
   o->smp_rotate = false;
+  o->smp_min_free = SMP_MIN_FREE;
   /* ETC on the children whose keys are cached, at 18+ free lines:
   ** -17% nodes and -11% time on 3x5, -8% time on 2x7 (docs/solver.md);
   ** keying every child costs more than the cutoffs save. */
@@ -836,6 +838,7 @@ static void worker_stats_add(dab_ab_stats *s, const ab_worker *w) {
 ** RETURN: DAB_OK and *result (fail-soft), or DAB_ECANCELED. */
 static dab_status run_test_once(dab_ab *ab, ab_driver *d, uint64_t p, int nrem, int beta, int *result) {
   int nt = d->threads;
+  if (__builtin_popcountll(ab->g.all_lines & ~p) < ab->o.smp_min_free) nt = 1;
   ab_worker ws[DAB_AB_MAX_THREADS];
   flag_set(&d->stop, 0);
   flag_set(&d->stop_reason, 0);

@@ -89,6 +89,8 @@ typedef struct dab_ab_opts {
   int graph_min_free;           /* ... for positions with at least this many free lines */
   bool abdada;                  /* threads defer big nodes another thread is expanding */
   bool smp_rotate;              /* helper threads rotate their move order near the root */
+  int smp_min_free;             /* a test of a position with fewer free lines runs on one
+                                   thread: it ends before a second would start (0: never) */
   int tt_min_free;              /* no table below this many free lines (0: always; measured
                                    no clear gain, docs/solver.md) */
   uint64_t mem_limit;           /* refuse plans above this; 0 = MemAvailable */

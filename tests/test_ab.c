@@ -169,6 +169,7 @@ static dab_ab *two_threads(const dab_geom *g, dab_ab_opts *o) {
   dab_ab_default_opts(o);
   o->hash_bytes = 64ull << 20;
   o->threads = 2;
+  o->smp_min_free = 0; /* threads on the smallest positions too */
   return solver(g, o);
 }
 
