@@ -1,7 +1,8 @@
 /*
 ** cmd_arena.c: `dab arena`: matches between two players, both colours,
 ** in parallel, with results scored against the oracle where it covers the
-** board.
+** board (or, with --oracle-search, against exact search where it proves a
+** move).
 ** See Copyright Notice in README.md
 */
 #include <errno.h>
@@ -11,12 +12,16 @@
 #include <time.h>
 #include "cli/cliutil.h"
 #include "cli/commands.h"
+#include "oracle/oracle.h"
 #include "players/arena.h"
+
+/* The table of --oracle-search's solver. */
+#define ARENA_SEARCH_HASH (512ull << 20)
 
 static const char usage[] =
     "usage: dab arena --p1 SPEC --p2 SPEC [--board RxC] [--games N] [--threads N]\n"
     "                 [--seed S] [--start POS|random:FRACTION] [--tb DIR] [--no-oracle]\n"
-    "                 [--oracle-lines N]\n"
+    "                 [--oracle-lines N] [--oracle-search NODES]\n"
     "                 [--json] [--csv FILE] [--svg FILE]\n\n"
     "Plays N games between two players, each player first in half of them (games\n"
     "2k and 2k+1 share a start and swap colours).  Reports wins, losses and ties per\n"
@@ -32,6 +37,9 @@ static const char usage[] =
     "                       (players with a time limit excepted); default 1\n"
     "  --oracle-lines N     solve boards of up to N lines in memory for the metrics\n"
     "                       and oracle players (default 24 = 3x3; 31 = 3x4: 2 GiB)\n"
+    "  --oracle-search N    boards no table covers (4x4, 3x5, ...): score the moves\n"
+    "                       whose values exact search proves within N nodes (later\n"
+    "                       moves; a 512 MiB table, one query at a time)\n"
     "  --csv FILE           one row per game;  --svg FILE  a plot of the results\n\n"
     "players:\n";
 
@@ -42,6 +50,7 @@ typedef struct match {
   const char *spec[2];
   char canonical[2][160];     /* the players' names with every option */
   bool oracle;
+  uint64_t search_nodes;      /* --oracle-search: metrics from search, N nodes a move */
   int games;
   uint64_t seed;
   const dab_game_record *res;
@@ -74,6 +83,8 @@ static void print_json(const match *mt, const summary *s, const char *start_text
   json_escape(stdout, start_text);
   printf(",\"ties\":%d,\"oracle\":%s,\"seconds\":%.3f,\"interrupted\":%s", s->ties,
          mt->oracle ? "true" : "false", secs, interrupted ? "true" : "false");
+  if (mt->oracle) printf(",\"oracle_source\":\"%s\"", mt->search_nodes ? "search" : "table");
+  if (mt->search_nodes) printf(",\"oracle_search_nodes\":%llu", (unsigned long long)mt->search_nodes);
   static const char *phase_name[PHASES] = {"opening", "middle", "endgame"};
   for (int p = 0; p < 2; p++) {
     const side_stats *ss = &s->side[p];
@@ -124,11 +135,16 @@ static void print_text(const match *mt, const summary *s, const char *start_text
            ss->moves ? 1e3 * ss->seconds / (double)ss->moves : 0);
   }
   if (!mt->oracle) {
-    printf("oracle metrics: none (no oracle covers %dx%d; tablebases via --tb)\n", mt->g->rows,
-           mt->g->cols);
+    printf("oracle metrics: none (no oracle covers %dx%d; tablebases via --tb, or --oracle-search)\n",
+           mt->g->rows, mt->g->cols);
     return;
   }
-  printf("oracle metrics (every move scored against perfect play):\n");
+  if (mt->search_nodes)
+    printf("oracle metrics (the moves exact search values within %llu nodes: %ld of p1's %ld, "
+           "%ld of p2's %ld):\n",
+           (unsigned long long)mt->search_nodes, s->side[0].scored, s->side[0].moves, s->side[1].scored,
+           s->side[1].moves);
+  else printf("oracle metrics (every move scored against perfect play):\n");
   for (int p = 0; p < 2; p++) {
     const side_stats *ss = &s->side[p];
     printf("p%d optimal %5.1f%%  boxes lost/move %.3f  blunders opening %ld/%ld  middle %ld/%ld  "
@@ -236,7 +252,7 @@ int dab_cmd_arena(int argc, char **argv) {
   snprintf(help, sizeof help, "%s%s", usage, dab_player_help);
   const char *board = NULL, *spec[2] = {NULL, NULL}, *start = NULL, *csv = NULL, *svg = NULL,
              *tb = NULL, *seed_text = NULL;
-  long games = 100, threads = cli_cores(), seed = 1, oracle_lines = 0;
+  long games = 100, threads = cli_cores(), seed = 1, oracle_lines = 0, oracle_search = 0;
   bool json = false, no_oracle = false;
   const cli_opt table[] = {{"--board", CLI_TEXT, &board, 0},
                            {"--p1", CLI_TEXT, &spec[0], 0},
@@ -247,6 +263,7 @@ int dab_cmd_arena(int argc, char **argv) {
                            {"--start", CLI_TEXT, &start, 0},
                            {"--tb", CLI_TEXT, &tb, 0},
                            {"--oracle-lines", CLI_COUNT, &oracle_lines, 40},
+                           {"--oracle-search", CLI_COUNT, &oracle_search, 1000000000000L},
                            {"--no-oracle", CLI_FLAG, &no_oracle, 0},
                            {"--json", CLI_FLAG, &json, 0},
                            {"--csv", CLI_TEXT, &csv, 0},
@@ -305,6 +322,7 @@ int dab_cmd_arena(int argc, char **argv) {
   if (st) return cli_error("arena", st, err.msg);
   if (oracle_lines) dab_player_env_set_build_lines(env, (int)oracle_lines);
   int rc = CLI_OK;
+  dab_oracle *search_orc = NULL; /* --oracle-search: for the metrics only */
   match mt;
   memset(&mt, 0, sizeof mt);
   dab_game_record *rec = NULL;
@@ -322,6 +340,20 @@ int dab_cmd_arena(int argc, char **argv) {
   }
   const dab_oracle *orc = NULL;
   if (!no_oracle && dab_player_env_oracle(env, geom.rows, geom.cols, &orc, NULL)) orc = NULL;
+  if (!no_oracle && !orc && oracle_search) {
+    dab_oracle_opts oo = {.tb_dir = tb,
+                          .threads = 1,
+                          .search = true,
+                          .search_hash = ARENA_SEARCH_HASH,
+                          .search_node_limit = (uint64_t)oracle_search};
+    if (!json) cli_announce_memory("arena", "the oracle's search table", ARENA_SEARCH_HASH);
+    if ((st = dab_oracle_open(geom.rows, geom.cols, &oo, &search_orc, &err))) {
+      rc = cli_error("arena", st, err.msg);
+      goto done;
+    }
+    orc = search_orc;
+    mt.search_nodes = (uint64_t)oracle_search;
+  }
   mt.g = &geom;
   mt.spec[0] = spec[0];
   mt.spec[1] = spec[1];
@@ -370,6 +402,7 @@ int dab_cmd_arena(int argc, char **argv) {
   if (interrupted) rc = CLI_FAIL;
 done:
   free(rec);
+  dab_oracle_close(search_orc);
   dab_player_env_free(env);
   return rc;
 }

@@ -42,6 +42,34 @@ b=$($DAB arena --board 4x4 --p1 chain --p2 mcts:sims=20 --games 12 --threads 2 -
 check "arena no oracle on 4x4" bash -c "! grep -q optimal_rate <<<'$a'"
 check "arena determinism across threads" [ "$(cut -d, -f1-7 "$tmp/t1.csv")" = "$(cut -d, -f1-7 "$tmp/t2.csv")" ]
 
+# --oracle-search: the metrics of a board no table covers come from exact
+# search, and equal the table's where both score every move (2x5).
+export DAB_TB_NO_PROJECT=1
+mkdir -p "$tmp/tb25"
+$DAB arena --board 2x5 --p1 chain --p2 level2 --games 8 --seed 5 --oracle-search 100000000 --json \
+  >"$tmp/s.json" 2>/dev/null
+check "arena --oracle-search exit" [ $? -eq 0 ]
+$DAB build 2x5 --tb "$tmp/tb25" >/dev/null 2>&1
+$DAB arena --board 2x5 --p1 chain --p2 level2 --games 8 --seed 5 --tb "$tmp/tb25" --json >"$tmp/t.json"
+/usr/bin/python3 - "$tmp/s.json" "$tmp/t.json" <<'PY'
+import json, sys
+s, t = (json.load(open(f)) for f in sys.argv[1:3])
+assert s["oracle"] and s["oracle_source"] == "search" and s["oracle_search_nodes"] == 100000000, s
+assert t["oracle"] and t["oracle_source"] == "table", t
+for p in ("p1", "p2"):
+    for k in ("optimal_rate", "boxes_lost_per_move", "scored_moves", "blunders", "moves"):
+        assert s[p][k] == t[p][k], (p, k, s[p][k], t[p][k])
+    assert s[p]["scored_moves"] == s[p]["moves"] > 0
+PY
+check "arena --oracle-search metrics equal the 2x5 table's" [ $? -eq 0 ]
+o=$($DAB arena --board 4x4 --p1 chain --p2 level2 --games 2 --oracle-search 20000 --json 2>/dev/null)
+check "arena --oracle-search on 4x4 scores only what it proves" /usr/bin/python3 -c "
+import json, sys
+d = json.loads(sys.argv[1])
+assert d['oracle_source'] == 'search'
+assert all(0 < d[p]['scored_moves'] < d[p]['moves'] for p in ('p1', 'p2')), d
+" "$o"
+
 # Starts: a fixed position, and random starts shared by each pair of games.
 $DAB arena --p1 level1 --p2 level1 --start "3x3@0,1,2" --games 4 --csv "$tmp/s.csv" >/dev/null
 check "arena --start POS" bash -c "[ \"\$(tail -n +2 '$tmp/s.csv' | cut -d, -f3 | sort -u)\" = 3 ]"
