@@ -181,6 +181,19 @@ class _Answers:
             _raise(st, err)
         return {moves[i]: vals[i] for i in range(n.value)}
 
+    def _line_sets(self, positions):
+        """positions (line sets, or 0/1 rows of nlines columns) as a flat
+        contiguous uint64 numpy array."""
+        import numpy as np
+        a = np.asarray(positions)
+        if a.ndim == 2:
+            if a.shape[1] != self.nlines:
+                raise DabError(1, "rows of %d columns expected (one per line), got %d"
+                               % (self.nlines, a.shape[1]))
+            weights = np.left_shift(np.uint64(1), np.arange(self.nlines, dtype=np.uint64))
+            a = (a.astype(np.uint64) * weights).sum(axis=1, dtype=np.uint64)
+        return np.ascontiguousarray(a.reshape(-1), dtype=np.uint64)
+
     def analyze(self, pos):
         """{"rows","cols","value","moves":[{"move","value"}...],"best":[...]},
         the JSON object `dab solve --json` and `dab probe` print."""
@@ -231,14 +244,7 @@ class Tablebase(_Answers):
         array of line sets (any integer dtype), or of 0/1 rows of nlines
         columns (bit i = line i, as OpenSpiel's observation of lines)."""
         import numpy as np
-        a = np.asarray(positions)
-        if a.ndim == 2:
-            if a.shape[1] != self.nlines:
-                raise DabError(1, "rows of %d columns expected (one per line), got %d"
-                               % (self.nlines, a.shape[1]))
-            weights = np.left_shift(np.uint64(1), np.arange(self.nlines, dtype=np.uint64))
-            a = (a.astype(np.uint64) * weights).sum(axis=1, dtype=np.uint64)
-        a = np.ascontiguousarray(a.reshape(-1), dtype=np.uint64)
+        a = self._line_sets(positions)
         out = np.empty(a.shape[0], dtype=np.int8)
         err = _Err()
         st = self._lib.dabtb_value_batch(self._h, a.ctypes.data, a.shape[0], out.ctypes.data,
@@ -271,6 +277,12 @@ class Oracle(_Answers):
 
     _calls = {"close": "dab_oracle_close", "parse": "dab_oracle_parse",
               "value": "dab_oracle_value64", "move_values": "dab_oracle_move_values"}
+
+    def values(self, positions):
+        """Batch, as Tablebase.values: an int8 numpy array (one query per
+        position; a searching oracle answers them one by one)."""
+        import numpy as np
+        return np.array([self.value(int(p)) for p in self._line_sets(positions)], dtype=np.int8)
 
     def __init__(self, board, tb_dir=None, search=False, hash_mb=512, node_limit=0, threads=1):
         lib = _load()

@@ -129,6 +129,10 @@ try:
         check(all(by_search.move_values(p) == t25.move_values(p) for p in pos[:60] + [0]),
               "searched 2x5 move values equal the tablebase's")
         check(by_search.analyze("2x5@0,1") == t25.analyze("2x5@0,1"), "analyze() through search")
+        arr25 = np.array(pos[:200], dtype=np.uint64)
+        bits25 = ((arr25[:, None] >> np.arange(27, dtype=np.uint64)) & np.uint64(1)).astype(np.uint8)
+        check(list(by_search.values(bits25)) == list(t25.values(arr25)),
+              "Oracle.values() of 0/1 rows equals the tablebase's batch")
         check_raises(lambda: by_search.value("3x3"), 1, "3x3", "another board's text")
     check_raises(lambda: dab.Oracle("4x4", tb_dir=empty), 2, "search", "4x4 without search")
     with dab.Oracle("4x4", tb_dir=empty, search=True, hash_mb=64, node_limit=200000) as o44:
