@@ -27,7 +27,8 @@ static void usage(void) {
   fputs("usage: ab_bench POS [--plain] [--no-safe] [--no-decline] [--no-border] [--no-sle]\n"
         "       [--no-sacorder] [--no-parity] [--no-loony] [--no-chainmoves] [--no-graph] [--graph MINFREE]\n"
         "       [--etc MINFREE] [--etc-cached MINFREE] [--no-etc] [--no-handouts] [--hash MIB] [--threads N]\n"
-        "       [--policy work|always|direct] [--analyze] [--limit NODES]\n",
+        "       [--policy work|always|direct] [--analyze] [--limit NODES] [--etc-full MINFREE]\n"
+        "       [--keycache BITS]\n",
         stderr);
 }
 
@@ -58,6 +59,7 @@ int main(int argc, char **argv) {
       o.etc = true, o.etc_cached_only = false, o.etc_min_free = atoi(argv[++i]);
     else if (!strcmp(a, "--no-etc")) o.etc = false;
     else if (!strcmp(a, "--etc-full") && i + 1 < argc) o.etc_full_min_free = atoi(argv[++i]);
+    else if (!strcmp(a, "--keycache") && i + 1 < argc) o.keycache_bits = atoi(argv[++i]);
     else if (!strcmp(a, "--no-handouts")) o.hard_handouts = false;
     else if (!strcmp(a, "--etc-cached") && i + 1 < argc)
       o.etc = o.etc_cached_only = true, o.etc_min_free = atoi(argv[++i]);

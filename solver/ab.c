@@ -26,9 +26,13 @@
 /* Graph-key cache (see position_key): one for all threads, lock-free.
 ** An entry holds tag = p ^ key ^ check, so a torn entry (words from two
 ** stores) fails the tag test and reads as a miss. */
-#ifndef KEYCACHE_BITS /* -DKEYCACHE_BITS=24 for experiments: 2x6 keyed 7% fewer */
-#define KEYCACHE_BITS 21
-#endif
+/* The graph-key cache: one entry per 32 bytes of table, at least 2^21
+** entries (48 MiB), at most 2^25.  A bigger cache lets ETC see more
+** children (it probes only the children whose keys are cached): on 4x4,
+** 2^24 entries instead of 2^21 computed 14% fewer keys and 3.3% fewer
+** nodes (docs/solver.md). */
+#define KEYCACHE_MIN_BITS 21
+#define KEYCACHE_MAX_BITS 25
 
 typedef struct keycache_entry {
   uint64_t tag, key, check;
@@ -44,6 +48,7 @@ struct dab_ab {
   pthread_mutex_t stats_lock; /* drivers merge their counts into st under it */
   dab_ab_stats st;
   struct keycache_entry *keycache; /* shared by the workers, kept across tests */
+  int keycache_shift;         /* 64 - log2(entries) */
   uint64_t *busy;             /* keys of nodes being expanded (threads > 1, abdada) */
 };
 
@@ -137,11 +142,20 @@ void dab_ab_default_opts(dab_ab_opts *o) {
   o->etc_full_min_free = 30;
 }
 
+/* log2 of the graph-key cache's entries for options o. */
+static int keycache_bits(const dab_ab_opts *o) {
+  if (o->keycache_bits) return o->keycache_bits;
+  uint64_t want = (o->hash_bytes ? o->hash_bytes : 1ull << 30) / 32 / sizeof(keycache_entry);
+  int bits = KEYCACHE_MIN_BITS;
+  while (bits < KEYCACHE_MAX_BITS && (1ull << (bits + 1)) <= want) bits++;
+  return bits;
+}
+
 uint64_t dab_ab_memory(const dab_ab_opts *o) {
   uint64_t tt = o->no_tt ? 64 : o->hash_bytes ? o->hash_bytes : 1ull << 30;
   uint64_t bucket = 64, n = 1;
   while (n * 2 * bucket <= tt) n *= 2; /* dab_tt_init's rounding */
-  uint64_t caches = o->graph_keys && !o->no_tt ? sizeof(keycache_entry) << KEYCACHE_BITS : 0;
+  uint64_t caches = o->graph_keys && !o->no_tt ? sizeof(keycache_entry) << keycache_bits(o) : 0;
   return n * bucket + caches;
 }
 
@@ -227,8 +241,9 @@ dab_ab *dab_ab_new(const dab_geom *g, const dab_ab_opts *opts, dab_status *st, d
     }
   }
   if (ab->o.graph_keys && !ab->o.no_tt) {
-    /* 48 MiB probed at random: on huge pages, as the table is */
-    ab->keycache = dab_huge_map(sizeof(keycache_entry) << KEYCACHE_BITS);
+    /* probed at random: on huge pages, as the table is */
+    ab->keycache_shift = 64 - keycache_bits(&ab->o);
+    ab->keycache = dab_huge_map(sizeof(keycache_entry) << (64 - ab->keycache_shift));
     if (!ab->keycache) {
       dab_ab_free(ab);
       *st = dab_fail(err, DAB_ENOMEM, "out of memory for the graph-key cache");
@@ -243,7 +258,7 @@ void dab_ab_free(dab_ab *ab) {
   if (!ab) return;
   dab_tt_free(&ab->tt);
   dab_sym_free(ab->sym);
-  dab_huge_unmap(ab->keycache, sizeof(keycache_entry) << KEYCACHE_BITS);
+  if (ab->keycache) dab_huge_unmap(ab->keycache, sizeof(keycache_entry) << (64 - ab->keycache_shift));
   free(ab->busy);
   pthread_mutex_destroy(&ab->stats_lock);
   free(ab);
@@ -424,8 +439,8 @@ typedef struct pos_key {
 } pos_key;
 
 /* The key-cache entry of raw position p. */
-static inline keycache_entry *keycache_slot(keycache_entry *cache, uint64_t p) {
-  return &cache[(p * 0x9e3779b97f4a7c15ull) >> (64 - KEYCACHE_BITS)];
+static inline keycache_entry *keycache_slot(const dab_ab *ab, keycache_entry *cache, uint64_t p) {
+  return &cache[(p * 0x9e3779b97f4a7c15ull) >> ab->keycache_shift];
 }
 
 /* True when p's table key is its graph key (else its symmetric key). */
@@ -435,8 +450,9 @@ static inline bool graph_keyed(const dab_ab *ab, uint64_t p) {
 
 /* p's graph key from the cache.  RETURN: false when the entry holds
 ** another position (a zeroed entry has check 0, never a graph key's). */
-static inline bool keycache_get(keycache_entry *cache, uint64_t p, uint64_t *key, uint32_t *check) {
-  keycache_entry *e = keycache_slot(cache, p);
+static inline bool keycache_get(const dab_ab *ab, keycache_entry *cache, uint64_t p, uint64_t *key,
+                                uint32_t *check) {
+  keycache_entry *e = keycache_slot(ab, cache, p);
   uint64_t k = __atomic_load_n(&e->key, __ATOMIC_RELAXED), c = __atomic_load_n(&e->check, __ATOMIC_RELAXED);
   if (!c || (__atomic_load_n(&e->tag, __ATOMIC_RELAXED) ^ k ^ c) != p) return false;
   *key = k;
@@ -451,13 +467,13 @@ static inline void position_key(const dab_ab *ab, keycache_entry *cache, uint64_
     k->tr = 0;
     /* Keyed by the raw position: a symmetric canonical key would hit more
     ** often but costs more than it saves (measured: 3-18% slower). */
-    if (cache && keycache_get(cache, p, &k->key, &k->check)) return;
+    if (cache && keycache_get(ab, cache, p, &k->key, &k->check)) return;
     dab_sckey64(&ab->g, p, &k->sk);
     k->labelled = true;
     k->key = k->sk.key;
     k->check = ((uint32_t)k->sk.check & (DAB_TT_CHECK_HASHED - 1)) | DAB_TT_CHECK_HASHED;
     if (cache) {
-      keycache_entry *e = keycache_slot(cache, p);
+      keycache_entry *e = keycache_slot(ab, cache, p);
       __atomic_store_n(&e->key, k->key, __ATOMIC_RELAXED);
       __atomic_store_n(&e->check, (uint64_t)k->check, __ATOMIC_RELAXED);
       __atomic_store_n(&e->tag, p ^ k->key ^ k->check, __ATOMIC_RELAXED);
@@ -477,7 +493,7 @@ static inline bool cheap_key(const dab_ab *ab, keycache_entry *cache, uint64_t p
     *check = 0;
     return true;
   }
-  return cache && keycache_get(cache, p, key, check);
+  return cache && keycache_get(ab, cache, p, key, check);
 }
 
 static inline void label(const dab_ab *ab, uint64_t p, pos_key *k) {
@@ -680,7 +696,7 @@ static int search(ab_worker *w, uint64_t p, int nrem, int alpha, int beta, int p
     uint64_t keys[64], ckey[64], keyed = 0; /* keyed: bit i when child i has ckey/ccheck */
     uint32_t checks[64], ccheck[64];
     if (w->keycache)
-      for (int i = 0; i < n; i++) __builtin_prefetch(keycache_slot(w->keycache, p | 1ull << mv[i]));
+      for (int i = 0; i < n; i++) __builtin_prefetch(keycache_slot(ab, w->keycache, p | 1ull << mv[i]));
     for (int i = 0; i < n; i++) {
       uint64_t c = p | 1ull << mv[i];
       if (dab64_three_sided(g, c)) continue; /* not stored */

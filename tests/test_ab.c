@@ -220,7 +220,7 @@ static void random_positions(int rows, int cols, uint64_t full, uint64_t count) 
   }
   /* The default rules without the border equivalence, without the
   ** decline rule, and without the loony bound, on every board. */
-  for (int k = 0; k < 9; k++) {
+  for (int k = 0; k < 10; k++) {
     dab_ab_opts o;
     make_opts(&variants[0], &o, 64ull << 20);
     if (k == 0) o.border_equiv = false;
@@ -234,6 +234,7 @@ static void random_positions(int rows, int cols, uint64_t full, uint64_t count) 
     else if (k == 5) o.etc = true, o.etc_cached_only = false, o.etc_min_free = 0;
     else if (k == 7) o.hard_handouts = false;
     else if (k == 8) o.etc_full_min_free = 14; /* both ETC kinds in one search */
+    else if (k == 9) o.keycache_bits = 10;     /* a key cache that thrashes */
     else o.etc = false;
     dab_ab *ab = solver(&g, &o);
     if (!ab) continue;
@@ -241,7 +242,8 @@ static void random_positions(int rows, int cols, uint64_t full, uint64_t count) 
                                        "default, no loony bound", "default, no chain moves",
                                        "default, symmetric keys only", "default, ETC on every child",
                                        "default, no ETC", "default, no hard-hearted handouts",
-                                       "default, ETC on every child from 14 free lines"};
+                                       "default, ETC on every child from 14 free lines",
+                                       "default, a key cache of 1,024 entries"};
     compare(names[k], ab, r, count / 10);
     dab_ab_free(ab);
   }
