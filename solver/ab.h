@@ -91,7 +91,7 @@ typedef struct dab_ab_opts {
   bool smp_rotate;              /* helper threads rotate their move order near the root */
   int smp_min_free;             /* a test of a position with fewer free lines runs on one
                                    thread: it ends before a second would start (0: never) */
-  int keycache_bits;            /* log2 entries of the graph-key cache (24 bytes each);
+  int keycache_bits;            /* log2 entries of the graph-key cache (24 bytes each, at most 2^30);
                                    0 = by the table: one per 32 bytes, 2^21..2^25 */
   int tt_min_free;              /* no table below this many free lines (0: always; measured
                                    no clear gain, docs/solver.md) */
