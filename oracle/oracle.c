@@ -31,7 +31,6 @@ typedef struct oracle_search {
   pthread_mutex_t lock;
   dab_ab *ab;
   dabtb_store *store;   /* the board's solved store (what `dab solve` proved), or NULL */
-  uint64_t node_limit;
 } oracle_search;
 
 struct dab_oracle {
@@ -71,7 +70,6 @@ static dab_status open_search(dab_oracle *o, const dab_oracle_opts *opts, dab_er
   ao.hash_bytes = opts->search_hash ? opts->search_hash : ORACLE_DEFAULT_SEARCH_HASH;
   ao.threads = opts->threads > 0 ? opts->threads : (int)sysconf(_SC_NPROCESSORS_ONLN);
   ao.node_limit = opts->search_node_limit;
-  s->node_limit = opts->search_node_limit;
   dab_status st = DAB_ENOMEM;
   s->ab = dab_ab_new(&o->geom, &ao, &st, err);
   if (!s->ab) {
@@ -179,7 +177,7 @@ static dab_status limit_reached(const dab_oracle *o, uint64_t p, bool moves, int
   char dbn[DAB_FAST_MAX_LINES + 16];
   dab_lineset s = dab_ls_from_word(p);
   dab_format_dbn(&o->geom, &s, dbn, sizeof dbn);
-  unsigned long long limit = (unsigned long long)o->search->node_limit;
+  unsigned long long limit = (unsigned long long)dab_ab_options(o->search->ab)->node_limit;
   if (moves)
     return dab_fail(err, DAB_ECANCELED,
                     "the search stopped at its node limit (%llu) valuing the moves of %s (value %+d)",
