@@ -16,8 +16,8 @@ static const char usage[] =
     "usage: dab solve POS --proof DIR [--claim C] [--depth D] [--budget SECONDS]\n"
     "                 [--leaf-limit SECONDS] [--direct SECONDS] [--part I/N]\n"
     "                 [--threads N] [--hash SIZE] [--tb DIR] [--no-store] [--json]\n"
-    "       dab solve POS --proof DIR --verify [--recheck K] [--seed S] [--tb DIR]\n"
-    "                 [--no-store] [--json]\n"
+    "       dab solve POS --proof DIR --verify [--recheck K [--recheck-nodes N]] [--seed S]\n"
+    "                 [--threads N] [--hash SIZE] [--tb DIR] [--no-store] [--json]\n"
     "       dab solve POS --proof DIR --list [--json]\n\n"
     "A divisible proof of a claim about POS (docs/proofs.md): the claim is split\n"
     "into an AND/OR tree of subproblems D plies deep, each solved by one\n"
@@ -41,6 +41,8 @@ static const char usage[] =
     "                     they prove it, 1 otherwise, naming what is missing)\n"
     "  --recheck K        with --verify: re-solve K random records\n"
     "  --seed S           random seed of --recheck (default: the time)\n"
+    "  --recheck-nodes N  with --recheck: skip (and count) a record whose re-check\n"
+    "                     needs more than N nodes, instead of waiting for it\n"
     "  --list             print the open subproblems and stop\n"
     "  --tb DIR           where the board's tablebase file is (as for dab solve)\n"
     "  --no-store         a finished proof is not written to that file (by default\n"
@@ -51,6 +53,7 @@ static const char usage[] =
 typedef struct proof_cfg {
   const char *pos, *dir, *claim, *part_text, *tb_dir;
   long depth, threads, recheck, seed;
+  uint64_t recheck_nodes; /* 0: no limit */
   double budget, leaf_limit, direct;
   uint64_t hash;
   bool verify, list, json, no_store;
@@ -286,6 +289,7 @@ static dab_ab *new_solver(const proof_cfg *cfg, const dab_proof *pf, run_ctx *rc
   o.hash_bytes = cfg->hash;
   o.threads = (int)cfg->threads;
   o.cancel = &rc->cancel;
+  if (cfg->verify) o.node_limit = cfg->recheck_nodes; /* per re-check: stats reset before each */
   o.progress = on_progress;
   o.progress_ctx = rc;
   if (!cfg->json) cli_announce_memory("solve", "the transposition table", cfg->hash);
@@ -345,7 +349,7 @@ static int do_verify(const proof_cfg *cfg, dab_proof *pf, const dab_proof_load_i
   if (st) return cli_error("solve", st, err.msg);
   int rc = s.state == DAB_PROOF_PROVED ? CLI_OK : CLI_FAIL;
   char extra[2048] = "";
-  int checked = 0, wrong = 0;
+  int checked = 0, wrong = 0, skipped = 0;
   if (cfg->recheck > 0) {
     size_t n;
     const dab_proof_rec *recs = dab_proof_records(pf, &n);
@@ -374,8 +378,13 @@ static int do_verify(const proof_cfg *cfg, dab_proof *pf, const dab_proof_load_i
       ctx.leaf = label;
       ctx.done = i, ctx.total = k;
       dab_proof_rec again;
+      dab_ab_reset_stats(ab);
       st = dab_proof_solve_claim(pf, ab, &c, &again, &err);
       clear_line(&ctx);
+      if (st == DAB_ECANCELED && cfg->recheck_nodes && !*ctx.sigflag) {
+        skipped++; /* past --recheck-nodes: neither confirmed nor contradicted */
+        continue;
+      }
       if (st) {
         fprintf(stderr, "dab solve: re-check interrupted after %d records\n", checked);
         rc = CLI_FAIL;
@@ -394,7 +403,9 @@ static int do_verify(const proof_cfg *cfg, dab_proof *pf, const dab_proof_load_i
     dab_ab_free(ab);
     free(idx);
   }
-  if (cfg->recheck > 0) snprintf(extra, sizeof extra, "\"rechecked\":%d,\"recheck_wrong\":%d", checked, wrong);
+  if (cfg->recheck > 0)
+    snprintf(extra, sizeof extra, "\"rechecked\":%d,\"recheck_wrong\":%d,\"recheck_skipped\":%d", checked, wrong,
+             skipped);
   if (cfg->json) {
     print_summary(cfg, pf, &s, li, 0, 0, 0, extra);
   } else {
@@ -414,6 +425,8 @@ static int do_verify(const proof_cfg *cfg, dab_proof *pf, const dab_proof_load_i
       }
     }
     if (cfg->recheck > 0) printf("re-checked %d records: %d wrong\n", checked, wrong);
+    if (skipped) printf("skipped %d records that needed more than %llu nodes\n", skipped,
+                        (unsigned long long)cfg->recheck_nodes);
   }
   if (rc == CLI_OK) store_proved(cfg, pf, &s);
   return rc;
@@ -664,6 +677,11 @@ int dab_solve_proof(int argc, char **argv) {
       if (a[2] == 't') cfg.threads = n;
       else cfg.recheck = n;
       i++;
+    } else if (!strcmp(a, "--recheck-nodes")) {
+      long n = cli_parse_count("solve", a, v, 4000000000000000000L);
+      if (n < 0) return CLI_USAGE;
+      cfg.recheck_nodes = (uint64_t)n;
+      i++;
     } else if (!strcmp(a, "--seed")) {
       char *end;
       cfg.seed = v ? strtol(v, &end, 10) : 0;
@@ -703,6 +721,10 @@ int dab_solve_proof(int argc, char **argv) {
   }
   if (!cfg.pos) {
     fputs(usage, stderr);
+    return CLI_USAGE;
+  }
+  if (cfg.recheck_nodes && !cfg.recheck) {
+    fprintf(stderr, "dab solve: --recheck-nodes goes with --verify --recheck K\n");
     return CLI_USAGE;
   }
   if (cfg.recheck && !cfg.verify) {

@@ -83,6 +83,15 @@ run solve 3x4 --proof "$Q" --hash 64M --json
 check "resume after a torn line solves one" test "$(json_get "$out" 'd["run"]["solved"]')" = 1
 run solve 3x4 --proof "$Q" --verify
 check "then it verifies" test "$rc" = 0
+# --recheck-nodes: a re-check that needs more nodes is skipped and counted, not failed
+run solve 3x4 --proof "$Q" --verify --recheck 1000 --recheck-nodes 100000 --seed 3 --hash 64M --json
+check "--recheck-nodes: verified" test "$rc" = 0
+check "--recheck-nodes: every record re-checked or skipped, none wrong" \
+  test "$(json_get "$out" 'd["rechecked"]+d["recheck_skipped"]==d["records"] and d["recheck_wrong"]==0')" = True
+check "--recheck-nodes: the big ones skipped, the small ones re-checked" \
+  test "$(json_get "$out" 'd["recheck_skipped"]>0 and d["rechecked"]>0')" = True
+run solve 3x4 --proof "$Q" --verify --recheck-nodes 5
+check "--recheck-nodes without --recheck refused" test "$rc" = 2
 
 # tampering: flip one record (consistently, so only a re-check sees it)
 $PY - "$P" <<'PY'
@@ -139,5 +148,17 @@ run solve 3x4 --proof "$R" --verify
 check "concurrent runs: verified" test "$rc" = 0
 check "concurrent runs: no torn or bad lines" test -z "$err"
 check "concurrent runs: two record files" test "$(ls "$R"/rec-*.txt | wc -l)" = 2
+
+# the 4x5 proof in data/proofs/4x5 (docs/proofs.md): every line reads, the
+# spec is 4x5 = 0 at depth 6, nothing refutes it, and complete it proves 0
+# (Barker & Korf, known-values.md)
+run solve 4x5 --proof data/proofs/4x5 --verify --no-store --json
+check "4x5 proof: every record line reads" test "$(json_get "$out" 'd["torn"]+d["bad"]')" = 0
+check "4x5 proof: claim =0, depth 6, records in use" \
+  test "$(json_get "$out" 'd["claim"]=="=+0" and d["depth"]==6 and d["used"]>0')" = True
+check "4x5 proof: not refuted; exit 0 exactly when proved" \
+  test "$(json_get "$out" 'd["state"]')$rc" = proved0 -o "$(json_get "$out" 'd["state"]')$rc" = open1
+check "4x5 proof: when proved, the value is 0" \
+  test "$(json_get "$out" 'd["state"]!="proved" or d["value"]==0')" = True
 
 finish test_proof_sh
