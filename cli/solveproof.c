@@ -139,28 +139,44 @@ static int cmp_dbl(const void *a, const void *b) {
 }
 
 /* The estimate by subtrees (what --direct solves): open inner nodes two
-** plies above the split depth, and the median time of the records at that
-** depth.  *n = 0 when there is nothing to say. */
-static void subtree_estimate(dab_proof *pf, size_t *n, double *median, double *mean) {
+** plies above the split depth, and the median and mean time of the records
+** at that depth, wall seconds and CPU seconds (x threads: what an ETA in
+** CPU time needs).  *n = 0 when there is nothing to say. */
+typedef struct subtree_times {
+  double median, mean, cpu_median, cpu_mean;
+} subtree_times;
+
+static double median_and_mean(double *t, size_t k, double *mean) {
+  qsort(t, k, sizeof *t, cmp_dbl);
+  *mean = 0;
+  for (size_t i = 0; i < k; i++) *mean += t[i] / (double)k;
+  return t[k / 2];
+}
+
+static void subtree_estimate(dab_proof *pf, size_t *n, subtree_times *st) {
   const dab_proof_spec *sp = dab_proof_get_spec(pf);
-  *n = 0, *median = 0, *mean = 0;
+  *n = 0;
+  memset(st, 0, sizeof *st);
   if (sp->depth < 2) return;
   int want = __builtin_popcountll(sp->root) + sp->depth - 2;
   size_t nr;
   const dab_proof_rec *r = dab_proof_records(pf, &nr);
-  double *t = malloc((nr ? nr : 1) * sizeof *t);
+  double *t = malloc((nr ? nr : 1) * sizeof *t), *cpu = malloc((nr ? nr : 1) * sizeof *cpu);
   dab_proof_claim *nodes = malloc((1 << 16) * sizeof *nodes);
   size_t k = 0;
-  if (t && nodes) {
+  if (t && cpu && nodes) {
     for (size_t i = 0; i < nr; i++)
-      if (__builtin_popcountll(r[i].pos) == want) t[k++] = r[i].seconds;
+      if (__builtin_popcountll(r[i].pos) == want) {
+        cpu[k] = r[i].seconds * (r[i].threads > 1 ? r[i].threads : 1);
+        t[k++] = r[i].seconds;
+      }
     if (k && !dab_proof_open_at(pf, sp->depth - 2, nodes, 1 << 16, n, NULL)) {
-      qsort(t, k, sizeof *t, cmp_dbl);
-      *median = t[k / 2];
-      for (size_t i = 0; i < k; i++) *mean += t[i] / (double)k;
+      st->median = median_and_mean(t, k, &st->mean);
+      st->cpu_median = median_and_mean(cpu, k, &st->cpu_mean);
     } else *n = 0;
   }
   free(t);
+  free(cpu);
   free(nodes);
 }
 
@@ -168,17 +184,21 @@ static void print_summary(const proof_cfg *cfg, dab_proof *pf, const dab_proof_s
                           const dab_proof_load_info *li, int solved, int abandoned, double run_seconds,
                           const char *extra_json) {
   const dab_proof_spec *sp = dab_proof_get_spec(pf);
-  char claim[24], sub[160] = "";
+  char claim[24], sub[320] = "";
   dab_proof_spec_claim_text(sp, claim);
   double eta = (double)s->leaves_open * s->median_seconds;
   size_t nsub = 0;
-  double msub = 0, avg = 0;
-  if (s->state == DAB_PROOF_OPEN) subtree_estimate(pf, &nsub, &msub, &avg);
+  subtree_times sbt;
+  if (s->state == DAB_PROOF_OPEN) subtree_estimate(pf, &nsub, &sbt);
+  /* the ETA by the mean: subtree costs are heavy-tailed (docs/proofs.md),
+  ** so the median alone under-estimates badly */
   if (nsub && cfg->json)
     snprintf(sub, sizeof sub,
              ",\"subtrees_open\":%zu,\"subtree_median_seconds\":%.3f,\"subtree_mean_seconds\":%.3f,"
-             "\"subtree_eta_cpu_seconds\":%.1f",
-             nsub, msub, avg, (double)nsub * msub);
+             "\"subtree_median_cpu_seconds\":%.3f,\"subtree_mean_cpu_seconds\":%.3f,"
+             "\"subtree_eta_cpu_seconds\":%.1f,\"subtree_eta_median_cpu_seconds\":%.1f",
+             nsub, sbt.median, sbt.mean, sbt.cpu_median, sbt.cpu_mean, (double)nsub * sbt.cpu_mean,
+             (double)nsub * sbt.cpu_median);
   if (cfg->json) {
     printf("{\"rows\":%d,\"cols\":%d,", sp->rows, sp->cols);
     if (s->state == DAB_PROOF_PROVED && sp->has_ge && sp->has_le && sp->ge_bound == sp->le_bound)
@@ -205,8 +225,10 @@ static void print_summary(const proof_cfg *cfg, dab_proof *pf, const dab_proof_s
     printf("  estimated remaining: %llu x %.1f s = %.2f h (more if OR candidates get refuted)\n",
            (unsigned long long)s->leaves_open, s->median_seconds, eta / 3600);
   if (nsub)
-    printf("  by subtrees (--direct): %zu open nodes at depth %d x median %.1f s = %.2f h (x mean %.1f s = %.2f h)\n",
-           nsub, sp->depth - 2, msub, (double)nsub * msub / 3600, avg, (double)nsub * avg / 3600);
+    printf("  by subtrees (--direct): %zu open nodes at depth %d x mean %.1f CPU-s = %.2f CPU-hours"
+           " (x median %.1f CPU-s = %.2f)\n",
+           nsub, sp->depth - 2, sbt.cpu_mean, (double)nsub * sbt.cpu_mean / 3600, sbt.cpu_median,
+           (double)nsub * sbt.cpu_median / 3600);
 }
 
 static void report_load(const dab_proof_load_info *li, const char *dir) {
@@ -547,7 +569,7 @@ static int do_run(const proof_cfg *cfg, dab_proof *pf, const dab_proof_load_info
       if (next && before > 0 && before >= 0.99 * cfg->direct) {
         char label[DAB_MAX_LINES + 64];
         claim_label(pf, next, label, sizeof label);
-        if (!cfg->json) printf("skipping direct %s: an earlier run gave up after %.0f s\n", label, before);
+        if (!cfg->json) printf("skipping direct %s: an earlier run gave up after %.1f s\n", label, before);
         fflush(stdout);
         if (nskipped < 1024) skipped[nskipped++] = *next;
         next = NULL;

@@ -128,8 +128,31 @@ run solve 3x4 --value-only --json
 check "... and dab solve answers from the store" test "$(json_get "$out" 'd["source"]+str(d["value"])')" = stored0
 run solve 3x4 --proof "$T/d2" --verify --no-store --tb "$T/tb2"
 check "--no-store writes nothing" bash -c '! grep -q "^stored" <<<"$1" && test ! -e "$2"' _ "$out" "$T/tb2/3x4.dab"
+# the estimate by subtrees: drop one subtree's record, then the ETA is the
+# open subtrees x the mean CPU time (seconds x threads) of the rest
+cp -r "$T/d2" "$T/d2open"
+$PY - "$T/d2open" > "$T/d2mean" <<'PY'
+import glob, sys
+f = sorted(glob.glob(sys.argv[1] + "/rec-*.txt"))[0]
+lines = open(f).read().split("\n")
+two = [i for i, l in enumerate(lines) if l and l[0] != "#" and l.split()[0].split(":")[1].count("1") == 2]
+del lines[two[-1]]
+open(f, "w").write("\n".join(lines))
+cpu = []
+for l in lines:
+    if l and l[0] != "#" and l.split()[0].split(":")[1].count("1") == 2:
+        kv = dict(x.split("=", 1) for x in l.split()[4:] if "=" in x)
+        cpu.append(float(kv["seconds"]) * int(kv["threads"]))
+print(sum(cpu) / len(cpu))
+PY
+run solve 3x4 --proof "$T/d2open" --verify --no-store --json
+check "a dropped subtree record reopens the proof" test "$rc" = 1
+check "estimate: open subtrees x mean CPU seconds of the recorded ones" \
+  test "$(json_get "$out" "d['subtrees_open']>=1 and abs(d['subtree_mean_cpu_seconds']-$(cat "$T/d2mean"))<2e-3 and abs(d['subtree_eta_cpu_seconds']-d['subtrees_open']*d['subtree_mean_cpu_seconds'])<0.5")" = True
 # a direct attempt that runs out of time is noted, then its leaves follow
-run solve 4x4 --proof "$T/d3" --claim =0 --depth 4 --direct 0.3 --budget 3 --hash 64M
+# (a budget that ends inside the given-up node's leaves, so that it is still
+# the first open one for the next run)
+run solve 4x4 --proof "$T/d3" --claim =0 --depth 4 --direct 0.3 --budget 1.2 --hash 64M
 check "--direct gives up on a big node" grep -q "abandoned direct" <<<"$out"
 check "... noted in the records" grep -q "^# open direct 4x4:" "$T"/d3/rec-*.txt
 # the next run reads the note: it splits that node at once
