@@ -138,14 +138,11 @@ static int cmp_dbl(const void *a, const void *b) {
   return x < y ? -1 : x > y;
 }
 
-/* The estimate by subtrees (what --direct solves): open inner nodes two
-** plies above the split depth, and the median and mean time of the records
-** at that depth, wall seconds and CPU seconds (x threads: what an ETA in
-** CPU time needs).  *n = 0 when there is nothing to say. */
 typedef struct subtree_times {
   double median, mean, cpu_median, cpu_mean;
 } subtree_times;
 
+/* Sorts t[0..k) (k > 0).  RETURN: the median; *mean gets the mean. */
 static double median_and_mean(double *t, size_t k, double *mean) {
   qsort(t, k, sizeof *t, cmp_dbl);
   *mean = 0;
@@ -153,6 +150,10 @@ static double median_and_mean(double *t, size_t k, double *mean) {
   return t[k / 2];
 }
 
+/* The estimate by subtrees (what --direct solves): open inner nodes two
+** plies above the split depth, and the median and mean time of the records
+** at that depth, wall seconds and CPU seconds (x threads: what an ETA in
+** CPU time needs).  *n = 0 when there is nothing to say. */
 static void subtree_estimate(dab_proof *pf, size_t *n, subtree_times *st) {
   const dab_proof_spec *sp = dab_proof_get_spec(pf);
   *n = 0;
@@ -311,7 +312,7 @@ static dab_ab *new_solver(const proof_cfg *cfg, const dab_proof *pf, run_ctx *rc
   o.hash_bytes = cfg->hash;
   o.threads = (int)cfg->threads;
   o.cancel = &rc->cancel;
-  if (cfg->verify) o.node_limit = cfg->recheck_nodes; /* per re-check: stats reset before each */
+  if (cfg->verify) o.node_limit = cfg->recheck_nodes; /* per re-check: each one resets the counters */
   o.progress = on_progress;
   o.progress_ctx = rc;
   if (!cfg->json) cli_announce_memory("solve", "the transposition table", cfg->hash);
@@ -400,7 +401,6 @@ static int do_verify(const proof_cfg *cfg, dab_proof *pf, const dab_proof_load_i
       ctx.leaf = label;
       ctx.done = i, ctx.total = k;
       dab_proof_rec again;
-      dab_ab_reset_stats(ab);
       st = dab_proof_solve_claim(pf, ab, &c, &again, &err);
       clear_line(&ctx);
       if (st == DAB_ECANCELED && cfg->recheck_nodes && !*ctx.sigflag) {
