@@ -3,6 +3,7 @@
 ** and individualisation (contracts in sckey.h).
 ** See Copyright Notice in README.md
 */
+#include <stdint.h>
 #include <string.h>
 /* Inlined: one short hash per key (see tt.c). */
 #define XXH_INLINE_ALL
@@ -19,24 +20,26 @@ typedef struct sc_graph {
   uint8_t deg[DAB_SCKEY_MAX_COINS], ground[DAB_SCKEY_MAX_COINS];
   uint8_t nbr[DAB_SCKEY_MAX_COINS][4];
   /* For refinement: all four strings of each coin as indices into the
-  ** colour-term array: a coin, n (no string: term 0) or n + 1 (ground). */
+  ** colour-term array: a coin, n (no string: term 0) or n + 1 (ground).
+  ** Filled only where they are read (canon_component). */
   uint8_t slot[DAB_SCKEY_MAX_COINS][4];
   uint8_t box[DAB_SCKEY_MAX_COINS];
 } sc_graph;
 
 /* Number of distinct values of c[0..n) (n <= 32): an open-addressed set of
-** 64 slots indexed by the top bits, which refinement's colours spread
+** 256 slots indexed by the top bits, which refinement's colours spread
 ** evenly (they are products of odd constants); a probe rarely goes past
-** its first slot.  The O(n^2) branch-free count it replaces was a fifth of
-** a key's instructions. */
+** its first slot (with 64 slots, collisions cost 2-5% of a key in
+** mispredicted branches).  The O(n^2) branch-free count it replaces was a
+** fifth of a key's instructions; a vectorised O(n^2) count is slower still. */
 static int distinct(const uint64_t *c, int n) {
-  uint64_t slot[64], used = 0;
+  uint64_t slot[256], used[4] = {0, 0, 0, 0};
   int d = 0;
   for (int i = 0; i < n; i++) {
-    unsigned h = (unsigned)(c[i] >> 58);
-    while ((used >> h & 1) && slot[h] != c[i]) h = (h + 1) & 63;
-    d += (int)(~used >> h & 1);
-    used |= 1ull << h;
+    unsigned h = (unsigned)(c[i] >> 56);
+    while ((used[h >> 6] >> (h & 63) & 1) && slot[h] != c[i]) h = (h + 1) & 255;
+    d += (int)(~used[h >> 6] >> (h & 63) & 1);
+    used[h >> 6] |= 1ull << (h & 63);
     slot[h] = c[i];
   }
   return d;
@@ -100,12 +103,18 @@ static void canonical_order(const sc_graph *gr, uint64_t *c, uint8_t *order) {
     /* Order coins by colour.  The sort runs on colour-with-index words
     ** (low 5 bits replaced by the coin): ties are then runs of equal high
     ** bits, and only a tied run's inner order depends on the labelling. */
-    uint64_t w[DAB_SCKEY_MAX_COINS], sorted[DAB_SCKEY_MAX_COINS];
-    for (int i = 0; i < n; i++) w[i] = (c[i] & ~31ull) | (uint64_t)i;
+    int64_t w[DAB_SCKEY_MAX_COINS];
+    uint64_t sorted[DAB_SCKEY_MAX_COINS];
+    /* Signed words (top bit flipped) order as the unsigned ones, and the
+    ** words are padded to a fixed 32 with the largest, which no coin's rank
+    ** counts: the counting loop then vectorises (AVX2 64-bit compares,
+    ** which are signed); it was about 9% of a 4x5 key. */
+    for (int i = 0; i < DAB_SCKEY_MAX_COINS; i++)
+      w[i] = i < n ? (int64_t)(((c[i] & ~31ull) | (uint64_t)i) ^ (1ull << 63)) : INT64_MAX;
     for (int i = 0; i < n; i++) { /* rank by counting: branch-free */
-      int r = 0;
-      for (int j = 0; j < n; j++) r += w[j] < w[i];
-      sorted[r] = w[i];
+      int64_t r = 0;
+      for (int j = 0; j < DAB_SCKEY_MAX_COINS; j++) r += w[j] < w[i];
+      sorted[r] = (uint64_t)w[i] ^ (1ull << 63);
     }
     int tied = -1;
     for (int i = 0; i < n; i++) {
@@ -193,7 +202,7 @@ static bool canon_chain(const sc_graph *gr, const uint8_t *mem, int k, sc_compon
 }
 
 /* Canonicalises the component made of global coins mem[0..k) (increasing). */
-static void canon_component(const sc_graph *gr, const uint8_t *mem, int k, sc_component *out) {
+static void canon_component(sc_graph *gr, const uint8_t *mem, int k, sc_component *out) {
   out->size = k;
   if (k == 1) { /* a lone coin: only its ground strings */
     out->enc[0] = (uint64_t)gr->ground[mem[0]] << 26;
@@ -201,7 +210,13 @@ static void canon_component(const sc_graph *gr, const uint8_t *mem, int k, sc_co
     return;
   }
   if (canon_chain(gr, mem, k, out)) return;
-  if (k == gr->n) { /* the whole graph: no copy */
+  if (k == gr->n) { /* the whole graph: no copy; its slots are filled only
+                       here, the one case that reads them */
+    for (int i = 0; i < k; i++) {
+      unsigned d = gr->deg[i], gd = gr->ground[i];
+      for (unsigned sl = 0; sl < 4; sl++)
+        gr->slot[i][sl] = (uint8_t)(sl < d ? gr->nbr[i][sl] : sl < d + gd ? k + 1 : k);
+    }
     canon_graph(gr, NULL, out);
     return;
   }
@@ -222,7 +237,6 @@ static void canon_component(const sc_graph *gr, const uint8_t *mem, int k, sc_co
 
 void dab_sckey64(const dab_geom *g, uint64_t p, dab_sckey *out) {
   sc_graph gr;
-  uint32_t adj[DAB_SCKEY_MAX_COINS];
   /* Box-space bit vectors (board.h): a box is a coin while a side is
   ** free; across a free side lies the box delta[s] away, or the ground
   ** when that side is on the edge.  Branch-free: which sides are free is
@@ -243,21 +257,16 @@ void dab_sckey64(const dab_geom *g, uint64_t p, dab_sckey *out) {
   for (int i = 0; i < n; i++) {
     int b = gr.box[i];
     unsigned d = 0, gd = 0;
-    uint32_t a = 0;
     for (int s = 0; s < 4; s++) {
       unsigned f = (unsigned)(free_side[s] >> b) & 1, e = (unsigned)(g->edge_boxes[s] >> b) & 1;
       unsigned inner = f & ~e;
       uint8_t o = idx[(b + delta[s]) & 63];
       gd += f & e;
       gr.nbr[i][d] = o; /* kept only when inner: d advances */
-      a |= inner << (o & 31);
       d += inner;
     }
-    adj[i] = a;
     gr.deg[i] = (uint8_t)d;
     gr.ground[i] = (uint8_t)gd;
-    for (unsigned sl = 0; sl < 4; sl++)
-      gr.slot[i][sl] = (uint8_t)(sl < d ? gr.nbr[i][sl] : sl < d + gd ? n + 1 : n);
   }
   out->ncoins = n;
   memset(out->index_of, -1, sizeof out->index_of);
@@ -272,17 +281,23 @@ void dab_sckey64(const dab_geom *g, uint64_t p, dab_sckey *out) {
   sc_component comp[DAB_SCKEY_MAX_COINS];
   sc_component *sorted[DAB_SCKEY_MAX_COINS];
   int ncomp = 0;
-  uint32_t left = n == 32 ? ~0u : (1u << n) - 1;
+  /* a string between two coins, by the side it leaves from (never an
+  ** edge side, so the shifts below cannot wrap) */
+  const uint64_t joined[4] = {free_side[0] & ~g->edge_boxes[0], free_side[1] & ~g->edge_boxes[1],
+                              free_side[2] & ~g->edge_boxes[2], free_side[3] & ~g->edge_boxes[3]};
+  const unsigned cols = (unsigned)g->cols;
+  uint64_t left = open;
   while (left) {
-    /* flood fill from the lowest coin left, on adjacency bit masks */
-    uint32_t cm = left & -left, grow = cm;
-    while (grow) {
-      uint32_t next = 0;
-      for (uint32_t t = grow; t; t &= t - 1) next |= adj[__builtin_ctz(t)];
-      grow = next & ~cm;
-      cm |= next;
-    }
-    left &= ~cm;
+    /* flood fill in box space from the lowest box left: a few word
+    ** operations per step of the component's diameter, where a walk of
+    ** coin adjacency lists cost a branch per coin */
+    uint64_t x = left & -left, before;
+    do {
+      before = x;
+      x |= (x & joined[0]) >> cols | (x & joined[1]) << cols | (x & joined[2]) >> 1 | (x & joined[3]) << 1;
+    } while (x != before);
+    left &= ~x;
+    uint32_t cm = (uint32_t)dab_pext64(x, open);
     uint8_t mem[DAB_SCKEY_MAX_COINS];
     int k = 0;
     for (uint32_t t = cm; t; t &= t - 1) mem[k++] = (uint8_t)__builtin_ctz(t);
