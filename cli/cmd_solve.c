@@ -6,6 +6,7 @@
 */
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "sysmem.h"
 #include "cli/cliutil.h"
 #include "cli/commands.h"
@@ -102,6 +103,23 @@ static dab_ab *get_solver(const dab_geom *g, const solve_cfg *c, dab_err *err, d
   return solver;
 }
 
+/* An empty board whose divisible proof is kept in the project (data/proofs/,
+** docs/proofs.md) is better resumed there than searched whole: say so once,
+** before a search that may take hours. */
+static void mention_proof(const dab_geom *g, uint64_t root) {
+  static bool said;
+  char dir[64];
+  snprintf(dir, sizeof dir, "data/proofs/%dx%d", g->rows, g->cols);
+  char spec[80];
+  snprintf(spec, sizeof spec, "%s/proof.txt", dir);
+  if (said || root || access(spec, R_OK) != 0) return;
+  said = true;
+  fprintf(stderr,
+          "dab solve: %s holds a divisible proof of this board (docs/proofs.md): `dab solve %dx%d --proof %s`\n"
+          "  resumes it and `... --verify` shows its state; this command searches the whole board at once\n",
+          dir, g->rows, g->cols, dir);
+}
+
 /* Solves one parsed position into a and the extra JSON / text lines.
 ** RETURN: status; on DAB_ECANCELED `extra` holds the bounds message. */
 static dab_status solve_one(const dab_parsed *p, const solve_cfg *c, dab_analysis *a, char *extra,
@@ -153,6 +171,7 @@ static dab_status solve_one(const dab_parsed *p, const solve_cfg *c, dab_analysi
   }
   dab_ab *ab = get_solver(g, c, err, &st);
   if (!ab) return st;
+  if (!c->json) mention_proof(g, root);
   dab_ab_reset_stats(ab);
   solvestore_seed(ab);
   int v = 0, lo = 0, hi = 0;

@@ -67,5 +67,16 @@ done
 run solve 3x3 --search --retro
 check "--search --retro exits 2" test "$rc" = 2
 
+# An empty board with a divisible proof in data/proofs/ (4x5) names it before
+# a long search; other boards and other positions do not.  No tablebase
+# path, so that a stored result cannot answer first.
+note() {  # board: the stderr of a short `dab solve BOARD`
+  DAB_TB_NO_PROJECT=1 DAB_TB_PATH="$tmp/none" "$DAB" solve "$1" --value-only --hash 64M \
+    --node-limit 100000 2>&1 >/dev/null
+}
+check "4x5: points to its proof" grep -q "data/proofs/4x5 holds a divisible proof" <<<"$(note 4x5)"
+check "4x5@0: no proof note" bash -c '! grep -q "divisible proof" <<<"$1"' _ "$(note 4x5@0)"
+check "4x4: no proof note" bash -c '! grep -q "divisible proof" <<<"$1"' _ "$(note 4x4)"
+
 echo "test_ab_cli: $pass passed, $fail failed"
 ((fail == 0))
