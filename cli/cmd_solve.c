@@ -103,16 +103,17 @@ static dab_ab *get_solver(const dab_geom *g, const solve_cfg *c, dab_err *err, d
   return solver;
 }
 
-/* An empty board whose divisible proof is kept in the project (data/proofs/,
-** docs/proofs.md) is better resumed there than searched whole: say so once,
-** before a search that may take hours. */
+/* An empty board whose divisible proof is kept in data/proofs/ (under the
+** current directory, as the README's commands run; docs/proofs.md) is better
+** resumed there than searched whole: say so once, before a search that may
+** take hours. */
 static void mention_proof(const dab_geom *g, uint64_t root) {
   static bool said;
-  char dir[64];
+  if (said || root) return;
+  char dir[64], spec[80];
   snprintf(dir, sizeof dir, "data/proofs/%dx%d", g->rows, g->cols);
-  char spec[80];
   snprintf(spec, sizeof spec, "%s/proof.txt", dir);
-  if (said || root || access(spec, R_OK) != 0) return;
+  if (access(spec, R_OK) != 0) return;
   said = true;
   fprintf(stderr,
           "dab solve: %s holds a divisible proof of this board (docs/proofs.md): `dab solve %dx%d --proof %s`\n"
