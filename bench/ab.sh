@@ -16,7 +16,7 @@ cd "$(dirname "$0")/.."
 boards=("$@")
 ((${#boards[@]})) || boards=(3x4 2x6 2x7 3x5 4x4)
 HASH=${HASH:-4096} THREADS=${THREADS:-1} REPEAT=${REPEAT:-1} LIMIT=${LIMIT:-0}
-VARIANTS=${VARIANTS:-"default no-graph no-etc no-etcfull etc no-chainmoves no-handouts no-loony no-sle no-decline no-border no-sacorder no-parity"}
+VARIANTS=${VARIANTS:-"default no-graph no-etc no-etcfull etc no-chainmoves no-handouts no-junction no-loony no-sle no-decline no-border no-sacorder no-parity"}
 flags() {
   case "$1" in
     default|base) echo "" ;;
@@ -28,6 +28,7 @@ flags() {
     no-loony) echo "--no-loony" ;;
     no-chainmoves) echo "--no-chainmoves" ;;
     no-handouts) echo "--no-handouts" ;;
+    no-junction) echo "--no-junction" ;;
     no-graph) echo "--no-graph" ;;
     graph0) echo "--graph 0" ;;
     etc) echo "--etc 0" ;;

@@ -61,6 +61,7 @@ int main(int argc, char **argv) {
     else if (!strcmp(a, "--etc-full") && i + 1 < argc) o.etc_full_min_free = atoi(argv[++i]);
     else if (!strcmp(a, "--keycache") && i + 1 < argc) o.keycache_bits = atoi(argv[++i]);
     else if (!strcmp(a, "--no-handouts")) o.hard_handouts = false;
+    else if (!strcmp(a, "--no-junction")) o.junction_chains = false;
     else if (!strcmp(a, "--etc-cached") && i + 1 < argc)
       o.etc = o.etc_cached_only = true, o.etc_min_free = atoi(argv[++i]);
     else if (!strcmp(a, "--hash") && i + 1 < argc) o.hash_bytes = strtoull(argv[++i], NULL, 10) << 20;

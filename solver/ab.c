@@ -124,6 +124,7 @@ void dab_ab_default_opts(dab_ab_opts *o) {
   o->loony_bound = true;
   o->chain_moves = true;
   o->hard_handouts = true;
+  o->junction_chains = true;
   o->graph_keys = true;
   o->graph_min_free = 8;
   o->abdada = true;
@@ -336,59 +337,66 @@ static inline int other_box(const dab_geom *g, int line, int b) {
 }
 
 /*
-** Isolated chains and loops of a quiet position.  chain_of finds whether
-** undrawn line m lies in an isolated chain (both ends on the ground, every
-** coin with two sides drawn) or an isolated loop.
-** RETURN: 1 chain, 2 loop, 0 neither; *len the coins, *boxes their mask,
-** *end a ground string at one end of a chain.  On 0, *boxes holds the
-** two-sided coins walked before a junction was met: every string touching
-** them is in the same non-isolated run, so callers need not walk again.
+** Runs of two-sided coins in a quiet position.  A run is a maximal path
+** of coins with exactly two strings each; each of its two end strings
+** goes to the ground or to a junction (a coin with three or more
+** strings), unless the path closes on itself (an isolated loop).
+**
+**        ground or junction  c1    c2          ck  ground or junction
+**              A  ----s0---- o --s1-- o -- ... -- o ----sk----  B
+**
+** chain_of walks the run through undrawn line m, whose coins must all be
+** two-sided (m is s0..sk of some run, or a loop string).
+** RETURN: 1 an isolated chain (A and B both the ground), 2 an isolated
+** loop, 3 a chain with a junction at one end or both; *len its coins,
+** *boxes their mask, *end an end string (a ground one when there is one).
 */
 static int chain_of(const dab_geom *g, uint64_t p, int m, int *len, uint64_t *boxes, int *end) {
-  int b0 = g->line_box[m][0], b1 = g->line_box[m][1];
-  int k = 0;
+  int k = 0, ends[2] = {m, m};
+  bool junction[2] = {false, false};
   uint64_t set = 0;
-  *end = m;
-  *boxes = 0;
   for (int side = 0; side < 2; side++) {
-    int x = side ? b1 : b0, from = m;
-    if (x < 0) continue;            /* m is this end's ground string */
-    if (dab64_sides(g, p, x) != 2) return *boxes = set, 0;
-    while (x >= 0) {
+    int x = g->line_box[m][side], from = m;
+    while (x >= 0) {                /* x is two-sided */
       if (set >> x & 1) {           /* walked round: a loop */
-        *len = k, *boxes = set;
+        *len = k, *boxes = set, *end = m;
         return 2;
       }
       k++;
       set |= 1ull << x;
       int next = __builtin_ctzll(g->box_mask[x] & ~p & ~(1ull << from));
       int y = other_box(g, next, x);
-      if (y >= 0 && dab64_sides(g, p, y) != 2) return *boxes = set, 0; /* a junction */
-      if (y < 0) *end = next;
+      if (y < 0 || dab64_sides(g, p, y) != 2) {
+        ends[side] = next, junction[side] = y >= 0;
+        break;
+      }
       from = next;
       x = y;
     }
   }
   *len = k, *boxes = set;
-  return 1;
+  *end = junction[0] ? ends[1] : ends[0];
+  return junction[0] || junction[1] ? 3 : 1;
 }
 
 /*
-** The one opening of an isolated chain or loop that chain_moves searches,
-** given chain_of's answer for line m: any string of a loop (all are
-** alike), an end string of a chain of >= 3 coins (the opponent's options
-** after any other opening include those after it) and, with
-** hard_handouts, the middle string of a 2-chain.  A 2-chain opened at an
-** end (half-hearted) lets the opponent choose between taking both coins
-** (what the middle opening forces, as the capture is then safe) and
-** declining them with the far end, so it is never better.
-** RETURN: that line, or -1 when every opening of m's run is searched.
+** The one opening of a run that chain_moves searches, given chain_of's
+** answer: any string of a loop (all are alike), an end string of a chain
+** of >= 3 coins (isolated, or with junction_chains ending at a junction:
+** the opponent's options after any other opening include take-all and
+** all-but-two, which are all it needs after an end opening; see ab.h)
+** and, with hard_handouts, the middle string of an isolated 2-chain.  A
+** 2-chain opened at an end (half-hearted) lets the opponent choose
+** between taking both coins (what the middle opening forces, as the
+** capture is then safe) and declining them with the far end, so it is
+** never better.
+** RETURN: that line, or -1 when every opening of the run is searched.
 */
-static inline int chain_opening(const dab_ab *ab, int kind, int len, uint64_t boxes, int end, int m) {
-  if (kind == 2) return m;
-  if (kind != 1) return -1;
+static inline int chain_opening(const dab_ab *ab, int kind, int len, uint64_t boxes, int end) {
+  if (kind == 2) return end;
+  if (kind == 3 && !ab->o.junction_chains) return -1;
   if (len >= 3) return end;
-  if (len == 2 && ab->o.hard_handouts) {
+  if (kind == 1 && len == 2 && ab->o.hard_handouts) {
     const dab_geom *g = &ab->g;
     int b0 = __builtin_ctzll(boxes), b1 = __builtin_ctzll(boxes & (boxes - 1));
     return __builtin_ctzll(g->box_mask[b0] & g->box_mask[b1]);
@@ -397,20 +405,20 @@ static inline int chain_opening(const dab_ab *ab, int kind, int len, uint64_t bo
 }
 
 /*
-** The loony bound.  Let m be a move of a quiet position that lies in an
-** isolated chain of k >= 3 coins or in an isolated loop of k coins.  After
-** m the opponent can take every coin of it and move on (k + x, x = value
-** of the rest for the mover there), or take all but two (a loop: all but
-** four) and hand over the rest (k - 4 - x; loop k - 8 - x).  The better of
-** the two is at least k - 2 (loop: k - 4), so m is worth at most -(k-2)
-** (loop -(k-4)).
-** RETURN: that upper bound, or a large number when m is not such a move.
+** The loony bound.  Let m open a run of k >= 3 coins of a quiet position
+** (a string of the run or one of its end strings; with junction_chains a
+** chain may end at a junction) or an isolated loop of k coins.  After m
+** the opponent can take every coin of it and move on (k + x, x = the
+** value of the rest for the mover there), or take all but two (a loop:
+** all but four) and hand over the rest (k - 4 - x; loop k - 8 - x).  The
+** better of the two is at least k - 2 (loop: k - 4), so m is worth at
+** most -(k-2) (loop -(k-4)).
+** RETURN: that upper bound for chain_of's answer, or 1000 when there is
+** none.
 */
-static int loony_upper(const dab_geom *g, uint64_t p, int m) {
-  int k = 0, end;
-  uint64_t boxes;
-  int kind = chain_of(g, p, m, &k, &boxes, &end);
+static inline int loony_upper(const dab_ab *ab, int kind, int k) {
   if (kind == 1 && k >= 3) return -(k - 2);
+  if (kind == 3 && k >= 3 && ab->o.junction_chains) return -(k - 2);
   if (kind == 2 && k >= 4) return -(k - 4);
   return 1000;
 }
@@ -618,51 +626,54 @@ static int search(ab_worker *w, uint64_t p, int nrem, int alpha, int beta, int p
   int16_t mv[64];
   int n = 0, nsac1 = 0, nsac2 = 0;
   int16_t sac1[64], sac2[64];
-  uint64_t seen_groups = 0, seen_chains = 0, not_isolated = 0;
+  uint64_t seen_groups = 0;
   uint64_t freel = g->all_lines & ~p;
   const bool chain_moves = ab->o.chain_moves && !three;
   /* Lines that give one box or two; lines whose every box is two-sided
-  ** (only those can lie in an isolated chain or loop: chain_of). */
+  ** (the strings of runs and loops: chain_of). */
   const uint64_t gives_some = freel & dab64_lines_of_boxes(g, two);
   const uint64_t gives_two = freel & dab64_lines_between(g, two);
   const uint64_t chain_lines =
       !three && (chain_moves || ab->o.loony_bound) ? freel & ~dab64_lines_of_boxes(g, dab64_all_boxes(g) & ~two) : 0;
-  if (ttmove >= 0 && chain_moves) {
+  /* Each run walked once.  run_lines: every opening of a run that
+  ** chain_moves reduces to one, opening_of[] that one (handouts: a
+  ** hard-hearted handout, which gives two boxes); loony_lines: every
+  ** opening with a loony bound, loony[] the bound. */
+  uint64_t run_lines = 0, handouts = 0, loony_lines = 0, opened = 0;
+  int8_t opening_of[64], loony[64];
+  for (uint64_t todo = chain_lines; todo;) {
     int len, end;
     uint64_t boxes;
-    int kind = chain_of(g, p, ttmove, &len, &boxes, &end);
-    int one = chain_opening(ab, kind, len, boxes, end, ttmove);
+    int kind = chain_of(g, p, __builtin_ctzll(todo), &len, &boxes, &end);
+    const uint64_t lines = freel & dab64_lines_of_boxes(g, boxes);
+    todo &= ~lines;
+    const int u = ab->o.loony_bound ? loony_upper(ab, kind, len) : 1000;
+    const int one = chain_moves ? chain_opening(ab, kind, len, boxes, end) : -1;
+    if (u < 1000) loony_lines |= lines;
     if (one >= 0) {
-      seen_chains |= boxes;
-      ttmove = one;
+      run_lines |= lines;
+      if (kind == 1 && len == 2) handouts |= 1ull << one;
+    }
+    for (uint64_t t = lines; t && (u < 1000 || one >= 0); t &= t - 1) {
+      loony[__builtin_ctzll(t)] = (int8_t)(u < 1000 ? u : 0);
+      opening_of[__builtin_ctzll(t)] = (int8_t)one;
     }
   }
+  if (ttmove >= 0 && (run_lines >> ttmove & 1)) ttmove = opening_of[ttmove];
   if (ttmove >= 0) mv[n++] = (int16_t)ttmove;
   for (int i = 0; i < g->nlines; i++) {
     int m = ab->order[i];
     if (!(freel >> m & 1)) continue;
-    if (chain_moves && (chain_lines >> m & 1)) {
-      /* One opening per isolated loop (all are alike) and per isolated
-      ** chain of >= 3 coins (an end string: the opponent's options after
-      ** any other opening include those after it). */
-      int b0 = g->line_box[m][0], b1 = g->line_box[m][1];
-      if ((b0 >= 0 && (seen_chains >> b0 & 1)) || (b1 >= 0 && (seen_chains >> b1 & 1))) continue;
-      int len, end, kind = 0;
-      uint64_t boxes = 0;
-      if (!((b0 >= 0 && (not_isolated >> b0 & 1)) || (b1 >= 0 && (not_isolated >> b1 & 1)))) {
-        kind = chain_of(g, p, m, &len, &boxes, &end);
-        if (!kind) not_isolated |= boxes;
-      }
-      int one = chain_opening(ab, kind, len, boxes, end, m);
-      if (one >= 0) {
-        seen_chains |= boxes;
-        if (one == ttmove) continue;
-        /* an end string gives one box, a hard-hearted handout two */
-        if (!ab->o.order_sacrifices_last) mv[n++] = (int16_t)one;
-        else if (kind == 1 && len == 2) sac2[nsac2++] = (int16_t)one;
-        else sac1[nsac1++] = (int16_t)one;
-        continue;
-      }
+    if (run_lines >> m & 1) {
+      /* One opening per run, where the run is first met in the order:
+      ** an end string gives one box, a hard-hearted handout two. */
+      int one = opening_of[m];
+      if ((opened >> one & 1) || one == ttmove) continue;
+      opened |= 1ull << one;
+      if (!ab->o.order_sacrifices_last) mv[n++] = (int16_t)one;
+      else if (handouts >> one & 1) sac2[nsac2++] = (int16_t)one;
+      else sac1[nsac1++] = (int16_t)one;
+      continue;
     }
     if (ab->o.border_equiv && ab->group_of[m]) {
       if (seen_groups & ab->group_of[m]) continue;
@@ -764,10 +775,8 @@ static int search(ab_worker *w, uint64_t p, int nrem, int alpha, int beta, int p
     const bool first_pass = i < n;
     int m = first_pass ? mv[i] : deferred[i - n];
     int a = alpha > best ? alpha : best;
-    if (ab->o.loony_bound && (chain_lines >> m & 1) && first_pass && i >= n - nsac1 - nsac2 &&
-        !((g->line_box[m][0] >= 0 && (not_isolated >> g->line_box[m][0] & 1)) ||
-          (g->line_box[m][1] >= 0 && (not_isolated >> g->line_box[m][1] & 1)))) {
-      int u = loony_upper(g, p, m);
+    if ((loony_lines >> m & 1) && first_pass) {
+      int u = loony[m];
       if (u <= a) {
         w->loony++;
         if (u > skipped) skipped = u;

@@ -42,6 +42,16 @@
 **                chain of >= 3 coins only an end string: after any other
 **                opening the opponent still has take-all and
 **                all-but-two, so it is worth no more to the opener.
+**  junction_chains  loony_bound and chain_moves also for a chain of
+**                k >= 3 two-sided coins with an end at a junction (a
+**                coin with three or more strings).  Opened at either end,
+**                the opponent's best is take-all or all-but-two, worth
+**                max(k + v(R), k - 4 - v(R)) with R the rest once the
+**                chain and both end strings are gone (an earlier decline
+**                is worse); opened inside, the opponent still has both
+**                (capture one side first; the two coins left can sit at
+**                either end).  So one end string is tried, worth at
+**                most -(k-2).  The proof: docs/solver.md.
 **  hard_handouts With chain_moves, an isolated 2-chain is opened only
 **                in the middle: opened at an end, the opponent may take
 **                both coins (all the middle opening allows) or decline
@@ -81,6 +91,7 @@ typedef struct dab_ab_opts {
   bool loony_bound;             /* skip chain/loop openings that cannot reach alpha */
   bool chain_moves;             /* one opening per isolated chain (>= 3) / loop */
   bool hard_handouts;           /* ... and only the middle string of a 2-chain */
+  bool junction_chains;         /* ... and chains ending at a junction (>= 3) too */
   bool etc;                     /* enhanced transposition cutoffs (probe children) */
   int etc_min_free;             /* ... at nodes with at least this many free lines */
   bool etc_cached_only;         /* ... probing only children whose key is cached */

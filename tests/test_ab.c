@@ -141,6 +141,70 @@ static void make_opts(const variant *v, dab_ab_opts *o, uint64_t hash) {
   o->etc_min_free = 4;
 }
 
+/*
+** The chain lemma behind chain_moves, loony_bound and junction_chains
+** (solver/ab.h), checked against the table with a run-finder of its own:
+** in a quiet position, for every run of k >= 3 two-sided coins that is
+** not a loop (its ends on the ground or at junctions), opening it at
+** either end is worth the same, at least as much as opening it inside,
+** and at most -(k-2).  Every position when count is 0, else count random
+** ones; returns the number of runs with a junction end that were checked
+** (so that a caller can see the test met some).
+*/
+static uint64_t chain_lemma(const dab_geom *g, const dab_retro *r, uint64_t count) {
+  uint64_t n = count ? count : r->count, runs = 0, junction_runs = 0;
+  int bad = 0;
+  for (uint64_t i = 0; i < n; i++) {
+    uint64_t p = count ? random_position(g, (int)(i % 3)) : i;
+    if (dab64_three_sided(g, p)) continue;
+    uint64_t two = 0;
+    for (int b = 0; b < g->nboxes; b++)
+      if (dab64_sides(g, p, b) == 2) two |= 1ull << b;
+    for (uint64_t todo = two; todo;) {
+      /* grow the run from one coin through strings between two-sided coins */
+      uint64_t coins = todo & -todo, before;
+      do {
+        before = coins;
+        for (uint64_t c = before; c; c &= c - 1) {
+          int b = __builtin_ctzll(c);
+          for (int s = 0; s < 4; s++) {
+            int l = g->box_line[b][s], o = g->line_box[l][0] == b ? g->line_box[l][1] : g->line_box[l][0];
+            if (!(p >> l & 1) && o >= 0 && (two >> o & 1)) coins |= 1ull << o;
+          }
+        }
+      } while (coins != before);
+      todo &= ~coins;
+      int k = __builtin_popcountll(coins), nends = 0, ends[2] = {-1, -1}, nin = 0, inner[64];
+      bool junction = false;
+      for (int l = 0; l < g->nlines; l++) {
+        if (p >> l & 1) continue;
+        int b0 = g->line_box[l][0], b1 = g->line_box[l][1];
+        bool in0 = b0 >= 0 && (coins >> b0 & 1), in1 = b1 >= 0 && (coins >> b1 & 1);
+        if (in0 && in1) inner[nin++] = l;
+        else if (in0 || in1) {
+          int o = in0 ? b1 : b0;
+          junction |= o >= 0;
+          if (nends < 2) ends[nends] = l;
+          nends++;
+        }
+      }
+      if (k < 3 || nends != 2) continue; /* short, or an isolated loop */
+      runs++;
+      junction_runs += junction;
+      int e0 = -dab_retro_value(r, p | 1ull << ends[0]), e1 = -dab_retro_value(r, p | 1ull << ends[1]);
+      bool ok = e0 == e1 && e0 <= -(k - 2);
+      for (int j = 0; j < nin && ok; j++) ok = -dab_retro_value(r, p | 1ull << inner[j]) <= e0;
+      if (!ok && bad++ < 5)
+        TH_CHECK(0, "chain lemma %dx%d position %#llx: a run of %d coins (%s), ends worth %d and %d",
+                 g->rows, g->cols, (unsigned long long)p, k, junction ? "junction" : "isolated", e0, e1);
+    }
+  }
+  TH_CHECK(bad == 0, "chain lemma %dx%d: %d runs break it", g->rows, g->cols, bad);
+  printf("  %-28s %dx%d  %8llu positions  %llu runs of >= 3 (%llu at a junction), %d break it\n", "chain lemma",
+         g->rows, g->cols, (unsigned long long)n, (unsigned long long)runs, (unsigned long long)junction_runs, bad);
+  return junction_runs;
+}
+
 /* Every position of a board, under every variant (no-table variant on a
 ** sample only: it is exponential). */
 static void exhaustive(int rows, int cols) {
@@ -148,6 +212,7 @@ static void exhaustive(int rows, int cols) {
   dab_geom_init(&g, rows, cols, NULL);
   dab_retro *r = table(&g);
   if (!r) return;
+  TH_CHECK(chain_lemma(&g, r, 0) > 0, "chain lemma %dx%d: no run with a junction end was met", rows, cols);
   for (size_t i = 0; i < sizeof variants / sizeof variants[0]; i++) {
     dab_ab_opts o;
     /* A small table so replacement is exercised too. */
@@ -201,6 +266,9 @@ static void random_positions(int rows, int cols, uint64_t full, uint64_t count) 
   dab_geom_init(&g, rows, cols, NULL);
   dab_retro *r = table(&g);
   if (!r) return;
+  /* the chain lemma on every position of 3x3, on random ones of bigger boards */
+  TH_CHECK(chain_lemma(&g, r, g.nlines <= 24 ? 0 : full) > 0, "chain lemma %dx%d: no run with a junction end was met",
+           rows, cols);
   for (size_t i = 0; i < sizeof variants / sizeof variants[0]; i++) {
     if (variants[i].no_tt) continue;
     /* Without safe captures random positions of 27+ lines take seconds
@@ -220,7 +288,7 @@ static void random_positions(int rows, int cols, uint64_t full, uint64_t count) 
   }
   /* The default rules without the border equivalence, without the
   ** decline rule, and without the loony bound, on every board. */
-  for (int k = 0; k < 10; k++) {
+  for (int k = 0; k < 11; k++) {
     dab_ab_opts o;
     make_opts(&variants[0], &o, 64ull << 20);
     if (k == 0) o.border_equiv = false;
@@ -235,6 +303,7 @@ static void random_positions(int rows, int cols, uint64_t full, uint64_t count) 
     else if (k == 7) o.hard_handouts = false;
     else if (k == 8) o.etc_full_min_free = 14; /* both ETC kinds in one search */
     else if (k == 9) o.keycache_bits = 10;     /* a key cache that thrashes */
+    else if (k == 10) o.junction_chains = false;
     else o.etc = false;
     dab_ab *ab = solver(&g, &o);
     if (!ab) continue;
@@ -243,7 +312,8 @@ static void random_positions(int rows, int cols, uint64_t full, uint64_t count) 
                                        "default, symmetric keys only", "default, ETC on every child",
                                        "default, no ETC", "default, no hard-hearted handouts",
                                        "default, ETC on every child from 14 free lines",
-                                       "default, a key cache of 1,024 entries"};
+                                       "default, a key cache of 1,024 entries",
+                                       "default, no junction chains"};
     compare(names[k], ab, r, count / 10);
     dab_ab_free(ab);
   }
