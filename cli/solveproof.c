@@ -28,8 +28,9 @@ static const char usage[] =
     "  --depth D          split depth in plies (new DIR; default 2)\n"
     "  --budget SECONDS   stop after this much wall time (the running\n"
     "                     subproblem is abandoned; default: no limit)\n"
-    "  --leaf-limit SECS  abandon a subproblem after this long and go on with\n"
-    "                     the next (noted as a comment in the records)\n"
+    "  --leaf-limit SECS  abandon a leaf search after this long, note it in the\n"
+    "                     records, and split that leaf further: its children\n"
+    "                     (two plies for >=, one for <=) become subproblems\n"
     "  --direct SECONDS   before the leaves of an open node two plies above the\n"
     "                     split depth, try that node as one search for this long\n"
     "                     (one record then replaces its whole subtree)\n"
@@ -606,7 +607,9 @@ static int do_run(const proof_cfg *cfg, dab_proof *pf, const dab_proof_load_info
       double secs = now_sec() - l0;
       if (ctx.why == 3) {
         abandoned++;
-        if (nskipped < 1024) skipped[nskipped++] = *next;
+        /* a direct attempt is skipped from now on (its leaves come next);
+        ** a leaf is split by its note (dab_proof_note) */
+        if (*kind && nskipped < 1024) skipped[nskipped++] = *next;
         char line[DAB_MAX_LINES + 256], date[24];
         time_t t = time(NULL);
         struct tm tm;
@@ -615,13 +618,14 @@ static int do_run(const proof_cfg *cfg, dab_proof *pf, const dab_proof_load_info
         snprintf(line, sizeof line, "# open %s%s abandoned after seconds=%.1f nodes=%llu threads=%ld date=%s host=%s",
                  kind, label, secs, (unsigned long long)as.nodes, cfg->threads, date, host);
         if (!cfg->json) printf("abandoned %s%s after %.1f s (%llu nodes, %s)\n", kind, label, secs,
-                               (unsigned long long)as.nodes, *kind ? "--direct: splitting it" : "--leaf-limit");
+                               (unsigned long long)as.nodes, *kind ? "--direct: its leaves next" : "--leaf-limit: splitting it");
         fflush(stdout);
         st = dab_proof_append_line(recpath, dab_proof_rec_header(), line, &err);
         if (st) {
           rc = cli_error("solve", st, err.msg);
           break;
         }
+        if (!*kind && !dab_proof_note(pf, line) && nskipped < 1024) skipped[nskipped++] = *next;
         continue;
       }
       if (!cfg->json)

@@ -35,6 +35,8 @@ typedef struct bound_slot {
 typedef struct memo_slot {
   uint64_t pos;
   int8_t dir, bound, depth;
+  int8_t limit;        /* the leaf depth of this part of the tree (below) */
+  int8_t climit;       /* ... for its children: limit, or depth + 2 when split */
   uint8_t state;       /* dab_proof_state */
   uint8_t how;         /* 1 = by a record, 2 = by its children */
   uint8_t active;      /* OR node: index of the deciding / active child */
@@ -62,6 +64,8 @@ struct dab_proof {
   int nsources;
   gave_up_note *gave_up;      /* "# open direct" notes: whole-subtree searches given up */
   size_t ngave_up, capgave_up;
+  gave_up_note *split;        /* "# open" notes: leaf searches given up, split further */
+  size_t nsplit, capsplit;
   /* eval scratch */
   dab_proof_summary *sum;
   dab_proof_claim *open;
@@ -128,6 +132,7 @@ void dab_proof_free(dab_proof *pf) {
   for (int i = 0; i < pf->nsources; i++) free(pf->sources[i]);
   free(pf->sources);
   free(pf->gave_up);
+  free(pf->split);
   free(pf);
 }
 
@@ -330,11 +335,12 @@ static int trivial_state(const dab_geom *g, uint64_t pos, int dir, int *bound) {
   return DAB_PROOF_OPEN;
 }
 
-static uint64_t memo_hash(uint64_t pos, int dir, int bound, int depth) {
-  return mix64(pos ^ ((uint64_t)(dir * 131 + (bound + 100) * 7 + depth * 100003) << 50) ^ (uint64_t)(bound + 100) * 0x9e37ull ^ (uint64_t)depth);
+static uint64_t memo_hash(uint64_t pos, int dir, int bound, int depth, int limit) {
+  return mix64(pos ^ ((uint64_t)(dir * 131 + (bound + 100) * 7 + depth * 100003) << 50) ^ (uint64_t)(bound + 100) * 0x9e37ull ^
+               (uint64_t)depth ^ (uint64_t)limit << 8);
 }
 
-static memo_slot *memo_get(dab_proof *pf, uint64_t pos, int dir, int bound, int depth, bool *fresh) {
+static memo_slot *memo_get(dab_proof *pf, uint64_t pos, int dir, int bound, int depth, int limit, bool *fresh) {
   if (2 * (pf->nmemo + 1) > pf->capmemo) {
     size_t cap = pf->capmemo ? 2 * pf->capmemo : 4096;
     memo_slot *nm = calloc(cap, sizeof *nm);
@@ -345,7 +351,7 @@ static memo_slot *memo_get(dab_proof *pf, uint64_t pos, int dir, int bound, int 
     for (size_t j = 0; j < pf->capmemo; j++) {
       memo_slot *s = &pf->memo[j];
       if (!s->used) continue;
-      size_t i = memo_hash(s->pos, s->dir, s->bound, s->depth) & (cap - 1);
+      size_t i = memo_hash(s->pos, s->dir, s->bound, s->depth, s->limit) & (cap - 1);
       while (nm[i].used) i = (i + 1) & (cap - 1);
       nm[i] = *s;
     }
@@ -354,7 +360,7 @@ static memo_slot *memo_get(dab_proof *pf, uint64_t pos, int dir, int bound, int 
     pf->capmemo = cap;
   }
   size_t mask = pf->capmemo - 1;
-  for (size_t i = memo_hash(pos, dir, bound, depth) & mask;; i = (i + 1) & mask) {
+  for (size_t i = memo_hash(pos, dir, bound, depth, limit) & mask;; i = (i + 1) & mask) {
     memo_slot *s = &pf->memo[i];
     if (!s->used) {
       memset(s, 0, sizeof *s);
@@ -363,22 +369,43 @@ static memo_slot *memo_get(dab_proof *pf, uint64_t pos, int dir, int bound, int 
       s->dir = (int8_t)dir;
       s->bound = (int8_t)bound;
       s->depth = (int8_t)depth;
+      s->limit = (int8_t)limit;
+      s->climit = (int8_t)limit;
       pf->nmemo++;
       *fresh = true;
       return s;
     }
-    if (s->pos == pos && s->dir == dir && s->bound == bound && s->depth == depth) {
+    if (s->pos == pos && s->dir == dir && s->bound == bound && s->depth == depth && s->limit == limit) {
       *fresh = false;
       return s;
     }
   }
 }
 
-/* State of the node (pos canonical, claim already normalised and not
-** trivial), memoised. */
-static int node_state(dab_proof *pf, uint64_t pos, int dir, int bound, int depth) {
+/* Whether the claim has a "# open" note: a search of it as a leaf was
+** given up, so it is split further (node_state). */
+static bool split_noted(const dab_proof *pf, uint64_t pos, int dir, int bound) {
+  for (size_t i = 0; i < pf->nsplit; i++) {
+    const dab_proof_claim *c = &pf->split[i].claim;
+    if (c->pos == pos && c->dir == dir && c->bound == bound) return true;
+  }
+  return false;
+}
+
+/*
+** State of the node (pos canonical, claim already normalised and not
+** trivial), memoised.  limit is the leaf depth of this part of the tree:
+** the spec's depth, or deeper below a split leaf.
+**
+**   leaves:  depth >= limit, and OR (GE) nodes at depth limit - 1
+**   split:   an open leaf with a "# open" note (its search was given up)
+**            is expanded, with limit = its depth + 2 for its subtree:
+**            GE b -> (OR) LE children -> (AND) GE grandchildren, leaves
+**            LE b -> (AND) GE children, leaves
+*/
+static int node_state(dab_proof *pf, uint64_t pos, int dir, int bound, int depth, int limit) {
   bool fresh;
-  memo_slot *m = memo_get(pf, pos, dir, bound, depth, &fresh);
+  memo_slot *m = memo_get(pf, pos, dir, bound, depth, limit, &fresh);
   if (!m) return DAB_PROOF_OPEN;
   if (!fresh) return m->state;
   pf->sum->tree_nodes++;
@@ -392,7 +419,10 @@ static int node_state(dab_proof *pf, uint64_t pos, int dir, int bound, int depth
   /* An OR node one ply above the split depth is a leaf itself: the search
   ** picks its own move there, better than the fixed order, and there is no
   ** fallback to pay for. */
-  bool leaf = depth >= pf->spec.depth || (dir == DAB_PROOF_GE && depth == pf->spec.depth - 1);
+  bool leaf = depth >= limit || (dir == DAB_PROOF_GE && depth == limit - 1);
+  int climit = limit;
+  if (!state && leaf && depth < DAB_MAX_LINES && split_noted(pf, pos, dir, bound))
+    leaf = false, climit = depth + 2;
   if (!state && !leaf) {
     child_list cl;
     make_children(pf, pos, &cl);
@@ -403,7 +433,7 @@ static int node_state(dab_proof *pf, uint64_t pos, int dir, int bound, int depth
         int cd, cb;
         child_claim(dir, bound, cl.k[i], &cd, &cb);
         int s = trivial_state(&pf->g, cl.key[i], cd, &cb);
-        if (!s) s = node_state(pf, cl.key[i], cd, cb, depth + 1);
+        if (!s) s = node_state(pf, cl.key[i], cd, cb, depth + 1, climit);
         if (s == DAB_PROOF_REFUTED) continue;
         state = s;
         active = i;
@@ -415,7 +445,7 @@ static int node_state(dab_proof *pf, uint64_t pos, int dir, int bound, int depth
         int cd, cb;
         child_claim(dir, bound, cl.k[i], &cd, &cb);
         int s = trivial_state(&pf->g, cl.key[i], cd, &cb);
-        if (!s) s = node_state(pf, cl.key[i], cd, cb, depth + 1);
+        if (!s) s = node_state(pf, cl.key[i], cd, cb, depth + 1, climit);
         if (s == DAB_PROOF_REFUTED) {
           state = s;
           active = i;
@@ -426,8 +456,9 @@ static int node_state(dab_proof *pf, uint64_t pos, int dir, int bound, int depth
     }
   }
   /* the table may have moved while the children were evaluated */
-  m = memo_get(pf, pos, dir, bound, depth, &fresh);
+  m = memo_get(pf, pos, dir, bound, depth, limit, &fresh);
   if (!m) return DAB_PROOF_OPEN;
+  m->climit = (int8_t)climit;
   m->state = (uint8_t)state;
   m->how = (uint8_t)how;
   m->active = (uint8_t)active;
@@ -443,12 +474,13 @@ static void add_open(dab_proof *pf, uint64_t pos, int dir, int bound, int depth)
   }
 }
 
-typedef void (*walk_fn)(dab_proof *pf, uint64_t pos, int dir, int bound, int depth, int target);
+typedef void (*walk_fn)(dab_proof *pf, uint64_t pos, int dir, int bound, int depth, int limit, int target);
 
 /* Calls visit on every non-trivial child of the active tree below a node
-** (an OR node's active candidate only, every child of an AND node). */
-static void walk_children(dab_proof *pf, uint64_t pos, int dir, int bound, int active, int depth, int target,
-                          walk_fn visit) {
+** (an OR node's active candidate only, every child of an AND node);
+** climit is the children's leaf depth (memo_slot.climit). */
+static void walk_children(dab_proof *pf, uint64_t pos, int dir, int bound, int active, int depth, int climit,
+                          int target, walk_fn visit) {
   child_list cl;
   make_children(pf, pos, &cl);
   for (int i = 0; i < cl.n; i++) {
@@ -456,19 +488,19 @@ static void walk_children(dab_proof *pf, uint64_t pos, int dir, int bound, int a
     int cd, cb;
     child_claim(dir, bound, cl.k[i], &cd, &cb);
     if (trivial_state(&pf->g, cl.key[i], cd, &cb)) continue;
-    visit(pf, cl.key[i], cd, cb, depth + 1, target);
+    visit(pf, cl.key[i], cd, cb, depth + 1, climit, target);
   }
 }
 
 /* Walks the active tree of a node whose state is known: lists open leaves,
 ** counts the records a proved part uses (each node once; target unused). */
-static void collect(dab_proof *pf, uint64_t pos, int dir, int bound, int depth, int target) {
+static void collect(dab_proof *pf, uint64_t pos, int dir, int bound, int depth, int limit, int target) {
   bool fresh;
-  memo_slot *m = memo_get(pf, pos, dir, bound, depth, &fresh);
+  memo_slot *m = memo_get(pf, pos, dir, bound, depth, limit, &fresh);
   if (!m || fresh || m->collected) return;
   m->collected = true;
   if (depth == group_depth(pf)) pf->group = pos; /* depth-first: its leaves come next */
-  int state = m->state, how = m->how, active = m->active;
+  int state = m->state, how = m->how, active = m->active, climit = m->climit;
   if (how == 1) {
     if (state == DAB_PROOF_PROVED) pf->sum->used_proved++;
     return;
@@ -480,14 +512,14 @@ static void collect(dab_proof *pf, uint64_t pos, int dir, int bound, int depth, 
     return;
   }
   if (state == DAB_PROOF_REFUTED) return;
-  walk_children(pf, pos, dir, bound, active, depth, target, collect);
+  walk_children(pf, pos, dir, bound, active, depth, climit, target, collect);
 }
 
 /* Walks the active open tree down to `target` depth, listing the open
 ** inner nodes found there (each once). */
-static void collect_at(dab_proof *pf, uint64_t pos, int dir, int bound, int depth, int target) {
+static void collect_at(dab_proof *pf, uint64_t pos, int dir, int bound, int depth, int limit, int target) {
   bool fresh;
-  memo_slot *m = memo_get(pf, pos, dir, bound, depth, &fresh);
+  memo_slot *m = memo_get(pf, pos, dir, bound, depth, limit, &fresh);
   if (!m || fresh || m->seen) return;
   m->seen = true;
   if (m->state != DAB_PROOF_OPEN || m->how != 2) return;
@@ -495,7 +527,7 @@ static void collect_at(dab_proof *pf, uint64_t pos, int dir, int bound, int dept
     add_open(pf, pos, dir, bound, depth);
     return;
   }
-  walk_children(pf, pos, dir, bound, m->active, depth, target, collect_at);
+  walk_children(pf, pos, dir, bound, m->active, depth, m->climit, target, collect_at);
 }
 
 static int cmp_double(const void *a, const void *b) {
@@ -522,8 +554,8 @@ dab_status dab_proof_eval(dab_proof *pf, dab_proof_summary *sum, dab_proof_claim
     int b = parts[i][1];
     int s = trivial_state(&pf->g, root, parts[i][0], &b);
     if (!s) {
-      s = node_state(pf, root, parts[i][0], b, 0);
-      collect(pf, root, parts[i][0], b, 0, -1);
+      s = node_state(pf, root, parts[i][0], b, 0, pf->spec.depth);
+      collect(pf, root, parts[i][0], b, 0, pf->spec.depth, -1);
     }
     if (s == DAB_PROOF_REFUTED) state = DAB_PROOF_REFUTED;
     else if (s == DAB_PROOF_OPEN && state != DAB_PROOF_REFUTED) state = DAB_PROOF_OPEN;
@@ -943,24 +975,34 @@ static void note_problem(dab_proof_load_info *info, const char *file, int line, 
 }
 
 /* Notes "POS CLAIM abandoned after seconds=S ..." (the rest of a "# open
-** direct" line): a search of that whole subtree was given up after S
-** seconds.  A line that does not parse is ignored, as any comment. */
-static void note_gave_up(dab_proof *pf, const char *text) {
+** direct" line, or of a "# open" line when split): a search of that whole
+** subtree, or of that leaf, was given up after S seconds.  A line that
+** does not parse is ignored, as any comment. */
+static void note_gave_up(dab_proof *pf, const char *text, bool split) {
   char pos[256], claim[16];
   const char *at = strstr(text, "seconds=");
   if (sscanf(text, "%255s %15s", pos, claim) != 2 || !at) return;
   gave_up_note note = {.seconds = strtod(at + 8, NULL)};
   dab_err e;
-  if (!(note.seconds > 0) || parse_pos_claim(pf, pos, claim, &note.claim.pos, &note.claim.dir, &note.claim.bound, &e))
+  if (!(note.seconds >= 0) || parse_pos_claim(pf, pos, claim, &note.claim.pos, &note.claim.dir, &note.claim.bound, &e))
     return;
-  if (pf->ngave_up == pf->capgave_up) {
-    size_t cap = pf->capgave_up ? 2 * pf->capgave_up : 16;
-    gave_up_note *nn = realloc(pf->gave_up, cap * sizeof *nn);
+  gave_up_note **list = split ? &pf->split : &pf->gave_up;
+  size_t *n = split ? &pf->nsplit : &pf->ngave_up, *capn = split ? &pf->capsplit : &pf->capgave_up;
+  if (*n == *capn) {
+    size_t cap = *capn ? 2 * *capn : 16;
+    gave_up_note *nn = realloc(*list, cap * sizeof *nn);
     if (!nn) return; /* a note lost: that search is only tried again */
-    pf->gave_up = nn;
-    pf->capgave_up = cap;
+    *list = nn;
+    *capn = cap;
   }
-  pf->gave_up[pf->ngave_up++] = note;
+  (*list)[(*n)++] = note;
+}
+
+bool dab_proof_note(dab_proof *pf, const char *line) {
+  size_t before = pf->ngave_up + pf->nsplit;
+  if (!strncmp(line, "# open direct ", 14)) note_gave_up(pf, line + 14, false);
+  else if (!strncmp(line, "# open ", 7)) note_gave_up(pf, line + 7, true);
+  return pf->ngave_up + pf->nsplit > before;
 }
 
 double dab_proof_gave_up(const dab_proof *pf, const dab_proof_claim *c) {
@@ -1029,8 +1071,8 @@ dab_status dab_proof_load_dir(dab_proof *pf, const char *dir, dab_proof_load_inf
       char *t = s;
       s = nl + 1;
       while (*t == ' ' || *t == '\t') t++;
-      if (!strncmp(t, "# open direct ", 14)) {
-        note_gave_up(pf, t + 14);
+      if (!strncmp(t, "# open ", 7)) {
+        dab_proof_note(pf, t);
         continue;
       }
       if (!*t || *t == '#' || *t == '\r') continue;
@@ -1074,7 +1116,7 @@ dab_status dab_proof_open_at(dab_proof *pf, int depth, dab_proof_claim *out, siz
     int dir = part == 0 ? DAB_PROOF_GE : DAB_PROOF_LE;
     int b = part == 0 ? pf->spec.ge_bound : pf->spec.le_bound;
     if (trivial_state(&pf->g, root, dir, &b)) continue;
-    collect_at(pf, root, dir, b, 0, depth);
+    collect_at(pf, root, dir, b, 0, pf->spec.depth, depth);
   }
   *n = pf->nopen;
   pf->open = NULL;

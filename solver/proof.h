@@ -263,6 +263,24 @@ dab_status dab_proof_load_dir(dab_proof *pf, const char *dir, dab_proof_load_inf
 */
 double dab_proof_gave_up(const dab_proof *pf, const dab_proof_claim *c);
 
+/*
+** Reads one "# open" comment line of a records file into pf's notes, as
+** dab_proof_load_dir does for every such line:
+**   "# open direct POS CLAIM abandoned after seconds=S ..."  a search of
+**       that whole subtree was given up (dab_proof_gave_up);
+**   "# open POS CLAIM abandoned after seconds=S ..."  a search of that
+**       leaf was given up: from now on the leaf is split further, two
+**       plies for a GE claim (OR, then AND), one for an LE claim, and its
+**       descendants there are the leaves (and can be split again).
+** PARAMETERS: line, without its newline.
+** RETURN: true when the line was a note that parsed, false otherwise
+** (nothing changes).
+** NOTES: a split changes which leaves are open, so the tree is a function
+** of the records and these notes; every machine that reads the same
+** directory still walks the same tree.  A note never proves anything.
+*/
+bool dab_proof_note(dab_proof *pf, const char *line);
+
 /* File name of source index i (NULL if none). */
 const char *dab_proof_source_name(const dab_proof *pf, int i);
 

@@ -161,6 +161,19 @@ check "a later run skips the given-up direct search" grep -q "skipping direct 4x
 run solve 4x4 --proof "$T/d3" --direct 60 --budget 1 --hash 64M
 check "... unless it may run longer now" bash -c '! grep -q "skipping direct" <<<"$1"' _ "$out"
 
+# a leaf search that runs past --leaf-limit is noted and split: its
+# descendants two plies down become the subproblems, and the proof completes
+run solve 3x4 --proof "$T/s1" --claim =0 --depth 1 --leaf-limit 0.02 --hash 64M
+check "--leaf-limit gives up on a big leaf and splits it" grep -q "abandoned 3x4:.*splitting it" <<<"$out"
+check "... noted in the records" grep -q "^# open 3x4:" "$T"/s1/rec-*.txt
+check "... and the proof completes below it" grep -q ": proved" <<<"$out"
+check "records below the split depth" test "$(awk '!/^#/ {split($1, a, ":"); if (gsub(/1/, "", a[2]) > 1) c++} END {print c + 0}' "$T"/s1/rec-*.txt)" -gt 0
+run solve 3x4 --proof "$T/s1" --verify
+check "a split proof verifies from the directory" test "$rc" = 0
+sed -i '/^# open /d' "$T"/s1/rec-*.txt
+run solve 3x4 --proof "$T/s1" --verify
+check "without the notes the split leaf is whole and open again" test "$rc" = 1
+
 # two runs at once on one directory: distinct files, nothing corrupt
 R=$T/r
 "$DAB" solve 3x4 --proof "$R" --claim =0 --depth 3 --budget 0.001 >/dev/null 2>&1
