@@ -4,15 +4,16 @@
 # BUDGET seconds on THREADS threads, then prints the proof's state, the
 # CPU time recorded so far, the median subproblem time and the estimate of
 # what remains, plus wall time and peak RSS of the slice.
-#   BUDGET=3600 THREADS=2 HASH=12G DIRECT=900 bench/proof_4x5.sh [extra dab options]
+#   BUDGET=3600 THREADS=2 HASH=12G DIRECT=900 LEAF=1200 bench/proof_4x5.sh [extra dab options]
 # Defaults: every core in one process (lazy SMP gave 2.0x on two threads on
-# a 4x5 leaf, and one warm table serves the siblings), a 12 GiB table.
+# a 4x5 leaf, and one warm table serves the siblings), a 12 GiB table, and
+# leaves that run past LEAF seconds split further (docs/proofs.md).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-BUDGET=${BUDGET:-3600} THREADS=${THREADS:-$(nproc)} HASH=${HASH:-12G} DIRECT=${DIRECT:-900}
+BUDGET=${BUDGET:-3600} THREADS=${THREADS:-$(nproc)} HASH=${HASH:-12G} DIRECT=${DIRECT:-900} LEAF=${LEAF:-1200}
 DIR=${DIR:-data/proofs/4x5}
 ./build.sh >/dev/null
 /usr/bin/time -f "slice: %e s wall, %M KiB peak RSS" \
   nice -n "${NICE:-10}" bin/dab solve 4x5 --proof "$DIR" --budget "$BUDGET" --threads "$THREADS" \
-  --hash "$HASH" --direct "$DIRECT" "$@"
+  --hash "$HASH" --direct "$DIRECT" --leaf-limit "$LEAF" "$@"
 bin/dab solve 4x5 --proof "$DIR" --verify --json || true
