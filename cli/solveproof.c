@@ -610,13 +610,15 @@ static int do_run(const proof_cfg *cfg, dab_proof *pf, const dab_proof_load_info
         /* a direct attempt is skipped from now on (its leaves come next);
         ** a leaf is split by its note (dab_proof_note) */
         if (*kind && nskipped < 1024) skipped[nskipped++] = *next;
-        char line[DAB_MAX_LINES + 256], date[24];
+        char line[DAB_MAX_LINES + 768], date[24];
         time_t t = time(NULL);
         struct tm tm;
         gmtime_r(&t, &tm);
         strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", &tm);
-        snprintf(line, sizeof line, "# open %s%s abandoned after seconds=%.1f nodes=%llu threads=%ld date=%s host=%s",
-                 kind, label, secs, (unsigned long long)as.nodes, cfg->threads, date, host);
+        char hint[400] = "";
+        if (!*kind) dab_proof_split_hint(pf, ab, next, hint, sizeof hint);
+        snprintf(line, sizeof line, "# open %s%s abandoned after seconds=%.1f nodes=%llu threads=%ld date=%s host=%s%s",
+                 kind, label, secs, (unsigned long long)as.nodes, cfg->threads, date, host, hint);
         if (!cfg->json) printf("abandoned %s%s after %.1f s (%llu nodes, %s)\n", kind, label, secs,
                                (unsigned long long)as.nodes, *kind ? "--direct: its leaves next" : "--leaf-limit: splitting it");
         fflush(stdout);

@@ -48,6 +48,7 @@ typedef struct memo_slot {
 typedef struct gave_up_note {
   dab_proof_claim claim;
   double seconds;
+  uint64_t first, last;       /* split notes: moves of POS to try first / last */
 } gave_up_note;
 
 struct dab_proof {
@@ -254,7 +255,13 @@ typedef struct child_list {
   int8_t k[64];
 } child_list;
 
-static void make_children(const dab_proof *pf, uint64_t pos, child_list *cl) {
+/*
+** The children of pos in the fixed order (docs/proofs.md), one per
+** canonical key.  hint (a split note, may be NULL) moves the children
+** of its `first` moves to the front and those of its `last` moves to the
+** back, the fixed order kept inside each part.
+*/
+static void make_children(const dab_proof *pf, uint64_t pos, const gave_up_note *hint, child_list *cl) {
   const dab_geom *g = &pf->g;
   int order[64], nm = 0;
   int64_t sortkey[64];
@@ -280,7 +287,8 @@ static void make_children(const dab_proof *pf, uint64_t pos, child_list *cl) {
       x2 = 2 * (v % (g->cols + 1)), y2 = 2 * (v / (g->cols + 1)) + 1;
     }
     int dx = x2 - g->cols, dy = y2 - g->rows, d = dx * dx + dy * dy;
-    sortkey[nm] = ((int64_t)group << 40) | ((int64_t)(2 - k) << 32) | ((int64_t)d << 8) | m;
+    int part = hint && (hint->first >> m & 1) ? 0 : hint && (hint->last >> m & 1) ? 2 : 1;
+    sortkey[nm] = ((int64_t)part << 48) | ((int64_t)group << 40) | ((int64_t)(2 - k) << 32) | ((int64_t)d << 8) | m;
     order[nm++] = m;
   }
   /* insertion sort: at most 64 */
@@ -384,12 +392,12 @@ static memo_slot *memo_get(dab_proof *pf, uint64_t pos, int dir, int bound, int 
 
 /* Whether the claim has a "# open" note: a search of it as a leaf was
 ** given up, so it is split further (node_state). */
-static bool split_noted(const dab_proof *pf, uint64_t pos, int dir, int bound) {
+static const gave_up_note *split_note(const dab_proof *pf, uint64_t pos, int dir, int bound) {
   for (size_t i = 0; i < pf->nsplit; i++) {
     const dab_proof_claim *c = &pf->split[i].claim;
-    if (c->pos == pos && c->dir == dir && c->bound == bound) return true;
+    if (c->pos == pos && c->dir == dir && c->bound == bound) return &pf->split[i];
   }
-  return false;
+  return NULL;
 }
 
 /*
@@ -421,11 +429,11 @@ static int node_state(dab_proof *pf, uint64_t pos, int dir, int bound, int depth
   ** fallback to pay for. */
   bool leaf = depth >= limit || (dir == DAB_PROOF_GE && depth == limit - 1);
   int climit = limit;
-  if (!state && leaf && depth < DAB_MAX_LINES && split_noted(pf, pos, dir, bound))
+  if (!state && leaf && depth < DAB_MAX_LINES && split_note(pf, pos, dir, bound))
     leaf = false, climit = depth + 2;
   if (!state && !leaf) {
     child_list cl;
-    make_children(pf, pos, &cl);
+    make_children(pf, pos, split_note(pf, pos, dir, bound), &cl);
     how = 2;
     if (dir == DAB_PROOF_GE) { /* OR */
       state = DAB_PROOF_REFUTED;
@@ -482,7 +490,7 @@ typedef void (*walk_fn)(dab_proof *pf, uint64_t pos, int dir, int bound, int dep
 static void walk_children(dab_proof *pf, uint64_t pos, int dir, int bound, int active, int depth, int climit,
                           int target, walk_fn visit) {
   child_list cl;
-  make_children(pf, pos, &cl);
+  make_children(pf, pos, split_note(pf, pos, dir, bound), &cl);
   for (int i = 0; i < cl.n; i++) {
     if (dir == DAB_PROOF_GE && i != active) continue;
     int cd, cb;
@@ -983,6 +991,19 @@ static void note_gave_up(dab_proof *pf, const char *text, bool split) {
   const char *at = strstr(text, "seconds=");
   if (sscanf(text, "%255s %15s", pos, claim) != 2 || !at) return;
   gave_up_note note = {.seconds = strtod(at + 8, NULL)};
+  for (int f = 0; f < 2; f++) { /* " first=M,M,..." and " last=M,..." */
+    const char *list = strstr(text, f ? " last=" : " first=");
+    if (!list) continue;
+    list += f ? 6 : 7;
+    for (;;) {
+      char *end;
+      long m = strtol(list, &end, 10);
+      if (end == list || m < 0 || m >= pf->g.nlines) break;
+      (f ? &note.last : &note.first)[0] |= 1ull << m;
+      if (*end != ',') break;
+      list = end + 1;
+    }
+  }
   dab_err e;
   if (!(note.seconds >= 0) || parse_pos_claim(pf, pos, claim, &note.claim.pos, &note.claim.dir, &note.claim.bound, &e))
     return;
@@ -996,6 +1017,44 @@ static void note_gave_up(dab_proof *pf, const char *text, bool split) {
     *capn = cap;
   }
   (*list)[(*n)++] = note;
+}
+
+/* Appends " NAME=M,M,..." for the moves of mask to buf (size len, used *at). */
+static void put_moves(char *buf, size_t len, size_t *at, const char *name, uint64_t mask) {
+  for (int first = 1; mask && *at < len; first = 0, mask &= mask - 1) {
+    int m = __builtin_ctzll(mask);
+    int w = first ? snprintf(buf + *at, len - *at, " %s=%d", name, m) : snprintf(buf + *at, len - *at, ",%d", m);
+    if (w < 0 || (size_t)w >= len - *at) {
+      buf[*at] = 0; /* cut at a whole entry: a shorter hint is still true */
+      return;
+    }
+    *at += (size_t)w;
+  }
+}
+
+size_t dab_proof_split_hint(const dab_proof *pf, const dab_ab *ab, const dab_proof_claim *c, char *buf,
+                            size_t len) {
+  if (!len) return 0;
+  buf[0] = 0;
+  if (c->dir != DAB_PROOF_GE) return 0;
+  const dab_geom *g = &pf->g;
+  uint64_t good = 0, bad = 0;
+  for (int m = 0; m < g->nlines; m++) {
+    if (c->pos >> m & 1) continue;
+    uint64_t child = c->pos | 1ull << m;
+    int k = dab64_completes(g, c->pos, m);
+    dab_tt_hit hit;
+    if (!dab_ab_probe(ab, child, &hit)) continue;
+    /* the child's claim (child_claim): GE bound-k after a capture, else LE -bound */
+    bool holds = k ? hit.lower >= c->bound - k : hit.upper <= -c->bound;
+    bool fails = k ? hit.upper < c->bound - k : hit.lower > -c->bound;
+    if (holds) good |= 1ull << m;
+    else if (fails) bad |= 1ull << m;
+  }
+  size_t at = 0;
+  put_moves(buf, len, &at, "first", good);
+  put_moves(buf, len, &at, "last", bad);
+  return at;
 }
 
 bool dab_proof_note(dab_proof *pf, const char *line) {

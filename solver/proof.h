@@ -272,6 +272,9 @@ double dab_proof_gave_up(const dab_proof *pf, const dab_proof_claim *c);
 **       leaf was given up: from now on the leaf is split further, two
 **       plies for a GE claim (OR, then AND), one for an LE claim, and its
 **       descendants there are the leaves (and can be split again).
+**       Optional fields " first=M,M,..." and " last=M,..." (lines of POS)
+**       move those moves' children to the front / back of the split
+**       node's fixed order (dab_proof_split_hint).
 ** PARAMETERS: line, without its newline.
 ** RETURN: true when the line was a note that parsed, false otherwise
 ** (nothing changes).
@@ -280,6 +283,22 @@ double dab_proof_gave_up(const dab_proof *pf, const dab_proof_claim *c);
 ** directory still walks the same tree.  A note never proves anything.
 */
 bool dab_proof_note(dab_proof *pf, const char *line);
+
+/*
+** The move-order hint for splitting leaf c (a GE claim) after its search
+** was given up: what the search's table already knows about c's children.
+** Writes " first=M,... last=M,..." to buf (lines of c->pos, which is
+** canonical): first, the moves whose child's claim the table proves;
+** last, those it refutes (the search tried and rejected them).
+** RETURN: the length written (0, and buf empty, for an LE claim or when
+** the table knows nothing); a hint too long for len is cut at a whole
+** move, which leaves it true.
+** NOTES: appended to the "# open" note, the hint orders the split node's
+** candidates (dab_proof_note), so the first candidate is not one the
+** search already refuted.  It changes only the order, never a result.
+*/
+size_t dab_proof_split_hint(const dab_proof *pf, const dab_ab *ab, const dab_proof_claim *c, char *buf,
+                            size_t len);
 
 /* File name of source index i (NULL if none). */
 const char *dab_proof_source_name(const dab_proof *pf, int i);

@@ -423,9 +423,62 @@ static void check_text(void) {
   dab_proof_free(pf);
 }
 
+/* Split notes: a "# open" note on a leaf expands it two plies (GE), and
+** its first=/last= hint picks the OR candidate. */
+static void check_split_notes(void) {
+  static const char root[] = "3x3:000000000000000000000000";
+  char note[256];
+  snprintf(note, sizeof note, "# open %s >=-3 abandoned after seconds=0.5 nodes=1", root);
+  dab_proof_claim got[64];
+  size_t n = 0;
+  dab_err err;
+  /* no note: the root's GE claim (depth 0 = split depth - 1) is a leaf */
+  dab_proof *p0 = new_proof(3, 3, 1, true, -3, false, 0);
+  dab_proof_summary s;
+  dab_proof_eval(p0, &s, got, 64, &n, NULL);
+  TH_CHECK(n == 1 && got[0].pos == 0 && got[0].depth == 0, "unsplit: %zu open, first at depth %d", n,
+           n ? got[0].depth : -1);
+  TH_CHECK(!dab_proof_note(p0, "# open 3x3:0 nonsense") && !dab_proof_note(p0, "# a comment"),
+           "a note that does not parse is refused");
+  /* the note: the leaf is now an OR over first moves, the active one an
+  ** AND over replies (open inner node at depth 1), leaves at depth 2 */
+  TH_CHECK(dab_proof_note(p0, note), "note refused: %s", note);
+  dab_proof_eval(p0, &s, got, 64, &n, NULL);
+  TH_CHECK(n > 1 && got[0].depth == 2 && got[0].dir == DAB_PROOF_GE, "split: %zu open, first at depth %d", n,
+           n ? got[0].depth : -1);
+  dab_proof_claim at[64];
+  size_t na = 0;
+  TH_CHECK(dab_proof_open_at(p0, 1, at, 64, &na, &err) == DAB_OK && na == 1, "split: %zu open at depth 1", na);
+  uint64_t first = na ? at[0].pos : 0, same = 0;
+  const dab_geom *g = dab_proof_geom(p0);
+  for (int m = 0; m < g->nlines; m++)
+    if (dab_proof_canon(p0, 1ull << m) == first) same |= 1ull << m;
+  /* last= every move to that child: the next candidate becomes active */
+  char hinted[400];
+  int w = snprintf(hinted, sizeof hinted, "%s last=", note);
+  for (uint64_t t = same; t && w > 0 && (size_t)w < sizeof hinted; t &= t - 1)
+    w += snprintf(hinted + w, sizeof hinted - (size_t)w, t == same ? "%d" : ",%d", __builtin_ctzll(t));
+  dab_proof *p1 = new_proof(3, 3, 1, true, -3, false, 0);
+  TH_CHECK(dab_proof_note(p1, hinted), "hinted note refused: %s", hinted);
+  TH_CHECK(dab_proof_open_at(p1, 1, at, 64, &na, &err) == DAB_OK && na == 1 && at[0].pos != first,
+           "last= hint: %zu open at depth 1, the same candidate: %d", na, na && at[0].pos == first);
+  /* first= a move at the far end of the fixed order: it becomes active */
+  int far = g->nlines - 1;
+  snprintf(hinted, sizeof hinted, "%s first=%d", note, far);
+  dab_proof *p2 = new_proof(3, 3, 1, true, -3, false, 0);
+  TH_CHECK(dab_proof_note(p2, hinted), "hinted note refused: %s", hinted);
+  TH_CHECK(dab_proof_open_at(p2, 1, at, 64, &na, &err) == DAB_OK && na == 1 &&
+               at[0].pos == dab_proof_canon(p2, 1ull << far),
+           "first= hint: %zu open at depth 1", na);
+  dab_proof_free(p0);
+  dab_proof_free(p1);
+  dab_proof_free(p2);
+}
+
 int main(void) {
   san = getenv("DAB_TEST_SAN") != NULL;
   check_text();
+  check_split_notes();
   dab_retro *t33 = table(3, 3);
   if (t33) {
     check_board(3, 3, san ? 2 : 3, t33, -3);
