@@ -993,13 +993,14 @@ static void note_gave_up(dab_proof *pf, const char *text, bool split) {
   gave_up_note note = {.seconds = strtod(at + 8, NULL)};
   for (int f = 0; f < 2; f++) { /* " first=M,M,..." and " last=M,..." */
     const char *list = strstr(text, f ? " last=" : " first=");
+    uint64_t *mask = f ? &note.last : &note.first;
     if (!list) continue;
     list += f ? 6 : 7;
     for (;;) {
       char *end;
       long m = strtol(list, &end, 10);
       if (end == list || m < 0 || m >= pf->g.nlines) break;
-      (f ? &note.last : &note.first)[0] |= 1ull << m;
+      *mask |= 1ull << m;
       if (*end != ',') break;
       list = end + 1;
     }
