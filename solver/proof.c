@@ -429,11 +429,11 @@ static int node_state(dab_proof *pf, uint64_t pos, int dir, int bound, int depth
   ** fallback to pay for. */
   bool leaf = depth >= limit || (dir == DAB_PROOF_GE && depth == limit - 1);
   int climit = limit;
-  if (!state && leaf && depth < DAB_MAX_LINES && split_note(pf, pos, dir, bound))
-    leaf = false, climit = depth + 2;
+  const gave_up_note *note = state ? NULL : split_note(pf, pos, dir, bound);
+  if (note && leaf && depth < DAB_MAX_LINES) leaf = false, climit = depth + 2;
   if (!state && !leaf) {
     child_list cl;
-    make_children(pf, pos, split_note(pf, pos, dir, bound), &cl);
+    make_children(pf, pos, note, &cl);
     how = 2;
     if (dir == DAB_PROOF_GE) { /* OR */
       state = DAB_PROOF_REFUTED;
