@@ -616,7 +616,7 @@ static int do_run(const proof_cfg *cfg, dab_proof *pf, const dab_proof_load_info
         gmtime_r(&t, &tm);
         strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", &tm);
         char hint[400] = "";
-        if (!*kind) dab_proof_split_hint(pf, ab, next, hint, sizeof hint);
+        dab_proof_order_hint(pf, ab, next, hint, sizeof hint);
         snprintf(line, sizeof line, "# open %s%s abandoned after seconds=%.1f nodes=%llu threads=%ld date=%s host=%s%s",
                  kind, label, secs, (unsigned long long)as.nodes, cfg->threads, date, host, hint);
         if (!cfg->json) printf("abandoned %s%s after %.1f s (%llu nodes, %s)\n", kind, label, secs,
@@ -627,7 +627,8 @@ static int do_run(const proof_cfg *cfg, dab_proof *pf, const dab_proof_load_info
           rc = cli_error("solve", st, err.msg);
           break;
         }
-        if (!*kind && !dab_proof_note(pf, line) && nskipped < 1024) skipped[nskipped++] = *next;
+        /* the note's hint orders the node's children from now on */
+        if (!dab_proof_note(pf, line) && !*kind && nskipped < 1024) skipped[nskipped++] = *next;
         continue;
       }
       if (!cfg->json)

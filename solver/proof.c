@@ -48,7 +48,7 @@ typedef struct memo_slot {
 typedef struct gave_up_note {
   dab_proof_claim claim;
   double seconds;
-  uint64_t first, last;       /* split notes: moves of POS to try first / last */
+  uint64_t first, last;       /* moves of POS whose children to try first / last */
 } gave_up_note;
 
 struct dab_proof {
@@ -257,9 +257,9 @@ typedef struct child_list {
 
 /*
 ** The children of pos in the fixed order (docs/proofs.md), one per
-** canonical key.  hint (a split note, may be NULL) moves the children
-** of its `first` moves to the front and those of its `last` moves to the
-** back, the fixed order kept inside each part.
+** canonical key.  hint (a note, may be NULL: order_note) moves the
+** children of its `first` moves to the front and those of its `last` moves
+** to the back, the fixed order kept inside each part.
 */
 static void make_children(const dab_proof *pf, uint64_t pos, const gave_up_note *hint, child_list *cl) {
   const dab_geom *g = &pf->g;
@@ -400,6 +400,21 @@ static const gave_up_note *split_note(const dab_proof *pf, uint64_t pos, int dir
   return NULL;
 }
 
+/* The note whose first=/last= hint orders the node's children: its split
+** note, else the longest "# open direct" note of it that carries a hint
+** (NULL when none does). */
+static const gave_up_note *order_note(const dab_proof *pf, const gave_up_note *split, uint64_t pos, int dir,
+                                      int bound) {
+  if (split) return split;
+  const gave_up_note *best = NULL;
+  for (size_t i = 0; i < pf->ngave_up; i++) {
+    const gave_up_note *n = &pf->gave_up[i];
+    if (n->claim.pos != pos || n->claim.dir != dir || n->claim.bound != bound || !(n->first | n->last)) continue;
+    if (!best || n->seconds > best->seconds) best = n;
+  }
+  return best;
+}
+
 /*
 ** State of the node (pos canonical, claim already normalised and not
 ** trivial), memoised.  limit is the leaf depth of this part of the tree:
@@ -433,7 +448,7 @@ static int node_state(dab_proof *pf, uint64_t pos, int dir, int bound, int depth
   if (note && leaf && depth < DAB_MAX_LINES) leaf = false, climit = depth + 2;
   if (!state && !leaf) {
     child_list cl;
-    make_children(pf, pos, note, &cl);
+    make_children(pf, pos, order_note(pf, note, pos, dir, bound), &cl);
     how = 2;
     if (dir == DAB_PROOF_GE) { /* OR */
       state = DAB_PROOF_REFUTED;
@@ -490,7 +505,7 @@ typedef void (*walk_fn)(dab_proof *pf, uint64_t pos, int dir, int bound, int dep
 static void walk_children(dab_proof *pf, uint64_t pos, int dir, int bound, int active, int depth, int climit,
                           int target, walk_fn visit) {
   child_list cl;
-  make_children(pf, pos, split_note(pf, pos, dir, bound), &cl);
+  make_children(pf, pos, order_note(pf, split_note(pf, pos, dir, bound), pos, dir, bound), &cl);
   for (int i = 0; i < cl.n; i++) {
     if (dir == DAB_PROOF_GE && i != active) continue;
     int cd, cb;
@@ -1033,28 +1048,29 @@ static void put_moves(char *buf, size_t len, size_t *at, const char *name, uint6
   }
 }
 
-size_t dab_proof_split_hint(const dab_proof *pf, const dab_ab *ab, const dab_proof_claim *c, char *buf,
+size_t dab_proof_order_hint(const dab_proof *pf, const dab_ab *ab, const dab_proof_claim *c, char *buf,
                             size_t len) {
   if (!len) return 0;
   buf[0] = 0;
-  if (c->dir != DAB_PROOF_GE) return 0;
   const dab_geom *g = &pf->g;
-  uint64_t good = 0, bad = 0;
+  bool or_node = c->dir == DAB_PROOF_GE;
+  uint64_t front = 0, back = 0;
   for (int m = 0; m < g->nlines; m++) {
     if (c->pos >> m & 1) continue;
-    uint64_t child = c->pos | 1ull << m;
-    int k = dab64_completes(g, c->pos, m);
+    int k = dab64_completes(g, c->pos, m), cd, cb;
     dab_tt_hit hit;
-    if (!dab_ab_probe(ab, child, &hit)) continue;
-    /* the child's claim (child_claim): GE bound-k after a capture, else LE -bound */
-    bool holds = k ? hit.lower >= c->bound - k : hit.upper <= -c->bound;
-    bool fails = k ? hit.upper < c->bound - k : hit.lower > -c->bound;
-    if (holds) good |= 1ull << m;
-    else if (fails) bad |= 1ull << m;
+    if (!dab_ab_probe(ab, c->pos | 1ull << m, &hit)) continue;
+    child_claim(c->dir, c->bound, k, &cd, &cb);
+    bool holds = cd == DAB_PROOF_GE ? hit.lower >= cb : hit.upper <= cb;
+    bool fails = cd == DAB_PROOF_GE ? hit.upper < cb : hit.lower > cb;
+    /* OR: a child that holds proves the node, try it first; AND: a child
+    ** that fails refutes the node, try it first */
+    if (or_node ? holds : fails) front |= 1ull << m;
+    else if (or_node ? fails : holds) back |= 1ull << m;
   }
   size_t at = 0;
-  put_moves(buf, len, &at, "first", good);
-  put_moves(buf, len, &at, "last", bad);
+  put_moves(buf, len, &at, "first", front);
+  put_moves(buf, len, &at, "last", back);
   return at;
 }
 

@@ -272,9 +272,10 @@ double dab_proof_gave_up(const dab_proof *pf, const dab_proof_claim *c);
 **       leaf was given up: from now on the leaf is split further, two
 **       plies for a GE claim (OR, then AND), one for an LE claim, and its
 **       descendants there are the leaves (and can be split again).
-**       Optional fields " first=M,M,..." and " last=M,..." (lines of POS)
-**       move those moves' children to the front / back of the split
-**       node's fixed order (dab_proof_split_hint).
+** Either may end with " first=M,M,..." and " last=M,..." (lines of POS):
+** the node's children by those moves go to the front / back of its fixed
+** order (dab_proof_order_hint); a split note's hint wins over a direct
+** note's, and of several direct notes the longest search's.
 ** PARAMETERS: line, without its newline.
 ** RETURN: true when the line was a note that parsed, false otherwise
 ** (nothing changes).
@@ -285,19 +286,21 @@ double dab_proof_gave_up(const dab_proof *pf, const dab_proof_claim *c);
 bool dab_proof_note(dab_proof *pf, const char *line);
 
 /*
-** The move-order hint for splitting leaf c (a GE claim) after its search
-** was given up: what the search's table already knows about c's children.
-** Writes " first=M,... last=M,..." to buf (lines of c->pos, which is
-** canonical): first, the moves whose child's claim the table proves;
-** last, those it refutes (the search tried and rejected them).
-** RETURN: the length written (0, and buf empty, for an LE claim or when
-** the table knows nothing); a hint too long for len is cut at a whole
-** move, which leaves it true.
-** NOTES: appended to the "# open" note, the hint orders the split node's
-** candidates (dab_proof_note), so the first candidate is not one the
-** search already refuted.  It changes only the order, never a result.
+** The move-order hint for claim c (pos canonical) after a search of it was
+** given up: what the search's table already knows about c's children.
+** Writes " first=M,... last=M,..." to buf (lines of c->pos): for a GE
+** claim (an OR node), first the moves whose child's claim the table
+** proves, last those it refutes; for an LE claim (an AND node) the other
+** way round, so the child that refutes the node comes first.
+** RETURN: the length written (0, and buf empty, when the table knows
+** nothing); a hint too long for len is cut at a whole move, which leaves
+** it true.
+** NOTES: appended to the "# open" note, the hint orders the node's
+** children (dab_proof_note), so an OR node does not start with a
+** candidate the search already refuted, nor an AND node with a child the
+** search already proved.  It changes only the order, never a result.
 */
-size_t dab_proof_split_hint(const dab_proof *pf, const dab_ab *ab, const dab_proof_claim *c, char *buf,
+size_t dab_proof_order_hint(const dab_proof *pf, const dab_ab *ab, const dab_proof_claim *c, char *buf,
                             size_t len);
 
 /* File name of source index i (NULL if none). */

@@ -475,15 +475,129 @@ static void check_split_notes(void) {
   dab_proof_free(p2);
 }
 
+/* Reads the moves of " NAME=M,M,..." in a hint into a mask. */
+static uint64_t hint_moves(const char *hint, const char *name) {
+  char key[16];
+  snprintf(key, sizeof key, " %s=", name);
+  const char *at = strstr(hint, key);
+  uint64_t mask = 0;
+  for (at = at ? at + strlen(key) : NULL; at;) {
+    char *end;
+    long m = strtol(at, &end, 10);
+    if (end == at) break;
+    mask |= 1ull << m;
+    at = *end == ',' ? end + 1 : NULL;
+  }
+  return mask;
+}
+
+/*
+** dab_proof_order_hint against the table: after a search of a claim, whole
+** or cut short by a node limit, every move the hint puts first (OR: its
+** child's claim holds; AND: it fails) and last (the other way) is checked
+** on 3x3 positions of 4 to 12 lines, both directions, true and false.
+*/
+static void check_order_hint(const dab_retro *t) {
+  const uint64_t limits[2] = {0, 300};
+  uint64_t rng = 12345, hinted = 0, wrong = 0;
+  for (int l = 0; l < 2; l++) {
+    dab_ab *ab = solver_for(3, 3, limits[l] ? &limits[l] : NULL);
+    dab_proof *pf = new_proof(3, 3, 2, true, 0, false, 0);
+    if (!ab || !pf) return;
+    const dab_geom *g = dab_proof_geom(pf);
+    for (int trial = 0; trial < (san ? 20 : 120); trial++) {
+      uint64_t pos = 0;
+      int want = 4 + trial % 9;
+      while (__builtin_popcountll(pos) < want) {
+        rng = rng * 6364136223846793005ull + 1442695040888963407ull;
+        pos |= 1ull << (rng >> 33) % (unsigned)g->nlines;
+      }
+      pos = dab_proof_canon(pf, pos);
+      int v = dab_retro_value(t, pos);
+      int claims[4][2] = {{DAB_PROOF_GE, v}, {DAB_PROOF_GE, v + 2}, {DAB_PROOF_LE, v}, {DAB_PROOF_LE, v - 2}};
+      for (int c = 0; c < 4; c++) {
+        dab_proof_claim cl = {.pos = pos, .dir = claims[c][0], .bound = claims[c][1]};
+        dab_proof_rec rec;
+        dab_err err;
+        dab_status st = dab_proof_solve_claim(pf, ab, &cl, &rec, &err);
+        TH_CHECK(st == DAB_OK || st == DAB_ECANCELED, "solve: %s", err.msg);
+        char hint[400];
+        size_t len = dab_proof_order_hint(pf, ab, &cl, hint, sizeof hint);
+        TH_CHECK(len == strlen(hint), "hint length %zu, string %zu", len, strlen(hint));
+        uint64_t front = hint_moves(hint, "first"), back = hint_moves(hint, "last");
+        for (int m = 0; m < g->nlines; m++) {
+          bool f = front >> m & 1, b = back >> m & 1;
+          if (!f && !b) continue;
+          hinted++;
+          int k = dab64_completes(g, pos, m), child = dab_retro_value(t, pos | 1ull << m);
+          int mv = k ? k + child : -child;
+          bool holds = cl.dir == DAB_PROOF_GE ? mv >= cl.bound : mv <= cl.bound;
+          bool good = cl.dir == DAB_PROOF_GE ? holds : !holds; /* what goes first */
+          wrong += (pos >> m & 1) || (f && b) || f != good;
+        }
+      }
+    }
+    dab_ab_free(ab);
+    dab_proof_free(pf);
+  }
+  TH_CHECK(hinted > 100 && wrong == 0, "order hints: %llu moves hinted, %llu wrong", (unsigned long long)hinted,
+           (unsigned long long)wrong);
+}
+
+/* A "# open direct" note's hint orders that node's children too: an OR
+** node's (last= the active candidate: another one starts) and an AND
+** node's (first= a child at the far end: its leaf comes first). */
+static void check_direct_hints(void) {
+  static const char root[] = "3x3:000000000000000000000000";
+  dab_proof_claim at[64];
+  size_t na = 0;
+  dab_err err;
+  dab_proof *p0 = new_proof(3, 3, 2, true, -3, false, 0);
+  if (!p0) return;
+  const dab_geom *g = dab_proof_geom(p0);
+  TH_CHECK(dab_proof_open_at(p0, 1, at, 64, &na, &err) == DAB_OK && na == 1, "%zu open at depth 1", na);
+  uint64_t first = na ? at[0].pos : 0, same = 0;
+  for (int m = 0; m < g->nlines; m++)
+    if (dab_proof_canon(p0, 1ull << m) == first) same |= 1ull << m;
+  char note[400];
+  int w = snprintf(note, sizeof note, "# open direct %s >=-3 abandoned after seconds=900.0 nodes=1", root);
+  TH_CHECK(dab_proof_note(p0, note) && dab_proof_open_at(p0, 1, at, 64, &na, &err) == DAB_OK && na == 1 &&
+               at[0].pos == first,
+           "a direct note without a hint changed the order");
+  w += snprintf(note + w, sizeof note - (size_t)w, " last=");
+  for (uint64_t t = same; t && w > 0 && (size_t)w < sizeof note; t &= t - 1)
+    w += snprintf(note + w, sizeof note - (size_t)w, t == same ? "%d" : ",%d", __builtin_ctzll(t));
+  TH_CHECK(dab_proof_note(p0, note) && dab_proof_open_at(p0, 1, at, 64, &na, &err) == DAB_OK && na == 1 &&
+               at[0].pos != first,
+           "direct last= hint: the same candidate stays active");
+  dab_proof *p1 = new_proof(3, 3, 2, false, 0, true, -3);
+  if (!p1) return;
+  dab_proof_claim got[64];
+  size_t n = 0;
+  dab_proof_summary s;
+  int far = g->nlines - 1;
+  uint64_t far_child = dab_proof_canon(p1, 1ull << far);
+  dab_proof_eval(p1, &s, got, 64, &n, NULL);
+  TH_CHECK(n > 1 && got[0].pos != far_child, "AND root: %zu open, the far child first", n);
+  snprintf(note, sizeof note, "# open direct %s <=-3 abandoned after seconds=1.0 first=%d", root, far);
+  TH_CHECK(dab_proof_note(p1, note), "note refused: %s", note);
+  dab_proof_eval(p1, &s, got, 64, &n, NULL);
+  TH_CHECK(n > 1 && got[0].pos == far_child, "direct first= hint on an AND node: not first");
+  dab_proof_free(p0);
+  dab_proof_free(p1);
+}
+
 int main(void) {
   san = getenv("DAB_TEST_SAN") != NULL;
   check_text();
   check_split_notes();
+  check_direct_hints();
   dab_retro *t33 = table(3, 3);
   if (t33) {
     check_board(3, 3, san ? 2 : 3, t33, -3);
     check_tree_uses_records(t33);
     check_open_at(t33);
+    check_order_hint(t33);
   }
   dab_retro *t24 = table(2, 4);
   if (t24) check_board(2, 4, san ? 1 : 3, t24, 2);
