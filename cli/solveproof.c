@@ -140,7 +140,11 @@ static int cmp_dbl(const void *a, const void *b) {
 }
 
 typedef struct subtree_times {
-  double median, mean, cpu_median, cpu_mean;
+  double median, mean, cpu_median, cpu_mean; /* of the subtree records */
+  size_t open[2];                            /* open subtrees: [0] GE claims, [1] LE */
+  size_t attempts[2], given_up[2];           /* direct attempts on each kind, and given up */
+  double attempt_cpu_mean[2];                /* mean CPU seconds of an attempt of each kind */
+  double eta_cpu;                            /* sum over open subtrees of their kind's mean */
 } subtree_times;
 
 /* Sorts t[0..k) (k > 0).  RETURN: the median; *mean gets the mean. */
@@ -151,10 +155,16 @@ static double median_and_mean(double *t, size_t k, double *mean) {
   return t[k / 2];
 }
 
-/* The estimate by subtrees (what --direct solves): open inner nodes two
+/*
+** The estimate by subtrees (what --direct solves): open inner nodes two
 ** plies above the split depth, and the median and mean time of the records
 ** at that depth, wall seconds and CPU seconds (x threads: what an ETA in
-** CPU time needs).  *n = 0 when there is nothing to say. */
+** CPU time needs).  The ETA charges each open subtree the mean CPU time of
+** the direct attempts on subtrees of its kind (GE: an OR node, LE: an AND
+** node, which costs several times as much on 4x5), an attempt that was
+** given up counted at the time it ran (its leaves come on top, so the ETA
+** is low for those).  *n = 0 when there is nothing to say.
+*/
 static void subtree_estimate(dab_proof *pf, size_t *n, subtree_times *st) {
   const dab_proof_spec *sp = dab_proof_get_spec(pf);
   *n = 0;
@@ -165,16 +175,38 @@ static void subtree_estimate(dab_proof *pf, size_t *n, subtree_times *st) {
   const dab_proof_rec *r = dab_proof_records(pf, &nr);
   double *t = malloc((nr ? nr : 1) * sizeof *t), *cpu = malloc((nr ? nr : 1) * sizeof *cpu);
   dab_proof_claim *nodes = malloc((1 << 16) * sizeof *nodes);
+  double sum[2] = {0, 0};
   size_t k = 0;
   if (t && cpu && nodes) {
     for (size_t i = 0; i < nr; i++)
       if (__builtin_popcountll(r[i].pos) == want) {
+        int kind = r[i].dir == DAB_PROOF_LE;
         cpu[k] = r[i].seconds * (r[i].threads > 1 ? r[i].threads : 1);
+        sum[kind] += cpu[k];
+        st->attempts[kind]++;
         t[k++] = r[i].seconds;
+      }
+    dab_proof_claim c;
+    double secs;
+    int threads;
+    for (size_t i = 0; dab_proof_direct_note(pf, i, &c, &secs, &threads); i++)
+      if (__builtin_popcountll(c.pos) == want) {
+        int kind = c.dir == DAB_PROOF_LE;
+        sum[kind] += secs * threads;
+        st->attempts[kind]++;
+        st->given_up[kind]++;
       }
     if (k && !dab_proof_open_at(pf, sp->depth - 2, nodes, 1 << 16, n, NULL)) {
       st->median = median_and_mean(t, k, &st->mean);
       st->cpu_median = median_and_mean(cpu, k, &st->cpu_mean);
+      size_t all = st->attempts[0] + st->attempts[1];
+      for (size_t i = 0; i < *n; i++) st->open[nodes[i].dir == DAB_PROOF_LE]++;
+      for (int kind = 0; kind < 2; kind++) {
+        /* a kind never attempted: the mean of every attempt */
+        st->attempt_cpu_mean[kind] = st->attempts[kind] ? sum[kind] / (double)st->attempts[kind]
+                                                        : (sum[0] + sum[1]) / (double)all;
+        st->eta_cpu += (double)st->open[kind] * st->attempt_cpu_mean[kind];
+      }
     } else *n = 0;
   }
   free(t);
@@ -186,7 +218,7 @@ static void print_summary(const proof_cfg *cfg, dab_proof *pf, const dab_proof_s
                           const dab_proof_load_info *li, int solved, int abandoned, double run_seconds,
                           const char *extra_json) {
   const dab_proof_spec *sp = dab_proof_get_spec(pf);
-  char claim[24], sub[320] = "";
+  char claim[24], sub[1024] = "";
   dab_proof_spec_claim_text(sp, claim);
   double eta = (double)s->leaves_open * s->median_seconds;
   size_t nsub = 0;
@@ -198,9 +230,13 @@ static void print_summary(const proof_cfg *cfg, dab_proof *pf, const dab_proof_s
     snprintf(sub, sizeof sub,
              ",\"subtrees_open\":%zu,\"subtree_median_seconds\":%.3f,\"subtree_mean_seconds\":%.3f,"
              "\"subtree_median_cpu_seconds\":%.3f,\"subtree_mean_cpu_seconds\":%.3f,"
-             "\"subtree_eta_cpu_seconds\":%.1f,\"subtree_eta_median_cpu_seconds\":%.1f",
-             nsub, sbt.median, sbt.mean, sbt.cpu_median, sbt.cpu_mean, (double)nsub * sbt.cpu_mean,
-             (double)nsub * sbt.cpu_median);
+             "\"subtree_eta_cpu_seconds\":%.3f,\"subtree_eta_median_cpu_seconds\":%.3f,"
+             "\"subtrees_open_ge\":%zu,\"subtrees_open_le\":%zu,\"subtree_attempts_ge\":%zu,"
+             "\"subtree_attempts_le\":%zu,\"subtree_given_up_ge\":%zu,\"subtree_given_up_le\":%zu,"
+             "\"subtree_attempt_mean_cpu_seconds_ge\":%.3f,\"subtree_attempt_mean_cpu_seconds_le\":%.3f",
+             nsub, sbt.median, sbt.mean, sbt.cpu_median, sbt.cpu_mean, sbt.eta_cpu, (double)nsub * sbt.cpu_median,
+             sbt.open[0], sbt.open[1], sbt.attempts[0], sbt.attempts[1], sbt.given_up[0], sbt.given_up[1],
+             sbt.attempt_cpu_mean[0], sbt.attempt_cpu_mean[1]);
   if (cfg->json) {
     printf("{\"rows\":%d,\"cols\":%d,", sp->rows, sp->cols);
     if (s->state == DAB_PROOF_PROVED && sp->has_ge && sp->has_le && sp->ge_bound == sp->le_bound)
@@ -227,10 +263,13 @@ static void print_summary(const proof_cfg *cfg, dab_proof *pf, const dab_proof_s
     printf("  estimated remaining: %llu x %.1f s = %.2f h (more if OR candidates get refuted)\n",
            (unsigned long long)s->leaves_open, s->median_seconds, eta / 3600);
   if (nsub)
-    printf("  by subtrees (--direct): %zu open nodes at depth %d x mean %.1f CPU-s = %.2f CPU-hours"
-           " (x median %.1f CPU-s = %.2f)\n",
-           nsub, sp->depth - 2, sbt.cpu_mean, (double)nsub * sbt.cpu_mean / 3600, sbt.cpu_median,
-           (double)nsub * sbt.cpu_median / 3600);
+    printf("  by subtrees (--direct): %zu open nodes at depth %d (%zu >=, %zu <=) x the mean CPU time of an\n"
+           "    attempt of their kind (>= %.1f s over %zu, %zu given up; <= %.1f s over %zu, %zu given up)"
+           " = %.2f CPU-hours\n"
+           "    (x the median subtree record, %.1f CPU-s: %.2f)\n",
+           nsub, sp->depth - 2, sbt.open[0], sbt.open[1], sbt.attempt_cpu_mean[0], sbt.attempts[0],
+           sbt.given_up[0], sbt.attempt_cpu_mean[1], sbt.attempts[1], sbt.given_up[1], sbt.eta_cpu / 3600,
+           sbt.cpu_median, (double)nsub * sbt.cpu_median / 3600);
 }
 
 static void report_load(const dab_proof_load_info *li, const char *dir) {

@@ -48,6 +48,7 @@ typedef struct memo_slot {
 typedef struct gave_up_note {
   dab_proof_claim claim;
   double seconds;
+  int threads;                /* of the search given up (1 when not noted) */
   uint64_t first, last;       /* moves of POS whose children to try first / last */
 } gave_up_note;
 
@@ -1005,7 +1006,9 @@ static void note_gave_up(dab_proof *pf, const char *text, bool split) {
   char pos[256], claim[16];
   const char *at = strstr(text, "seconds=");
   if (sscanf(text, "%255s %15s", pos, claim) != 2 || !at) return;
-  gave_up_note note = {.seconds = strtod(at + 8, NULL)};
+  const char *th = strstr(text, " threads=");
+  long threads = th ? strtol(th + 9, NULL, 10) : 1;
+  gave_up_note note = {.seconds = strtod(at + 8, NULL), .threads = threads >= 1 && threads <= 1024 ? (int)threads : 1};
   for (int f = 0; f < 2; f++) { /* " first=M,M,..." and " last=M,..." */
     const char *list = strstr(text, f ? " last=" : " first=");
     uint64_t *mask = f ? &note.last : &note.first;
@@ -1089,6 +1092,14 @@ double dab_proof_gave_up(const dab_proof *pf, const dab_proof_claim *c) {
       most = n->seconds;
   }
   return most;
+}
+
+bool dab_proof_direct_note(const dab_proof *pf, size_t i, dab_proof_claim *c, double *seconds, int *threads) {
+  if (i >= pf->ngave_up) return false;
+  *c = pf->gave_up[i].claim;
+  *seconds = pf->gave_up[i].seconds;
+  *threads = pf->gave_up[i].threads;
+  return true;
 }
 
 dab_status dab_proof_load_dir(dab_proof *pf, const char *dir, dab_proof_load_info *info, dab_err *err) {

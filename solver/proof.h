@@ -264,6 +264,16 @@ dab_status dab_proof_load_dir(dab_proof *pf, const char *dir, dab_proof_load_inf
 double dab_proof_gave_up(const dab_proof *pf, const dab_proof_claim *c);
 
 /*
+** The i-th "# open direct" note loaded (dab_proof_note), for estimates of
+** what the direct searches cost.
+** PARAMETERS: i from 0; c, seconds, threads receive the note's claim (its
+** depth and group are not set), its seconds and its threads (1 when the
+** note does not say).
+** RETURN: false (nothing written) when there is no note i.
+*/
+bool dab_proof_direct_note(const dab_proof *pf, size_t i, dab_proof_claim *c, double *seconds, int *threads);
+
+/*
 ** Reads one "# open" comment line of a records file into pf's notes, as
 ** dab_proof_load_dir does for every such line:
 **   "# open direct POS CLAIM abandoned after seconds=S ..."  a search of

@@ -128,27 +128,40 @@ run solve 3x4 --value-only --json
 check "... and dab solve answers from the store" test "$(json_get "$out" 'd["source"]+str(d["value"])')" = stored0
 run solve 3x4 --proof "$T/d2" --verify --no-store --tb "$T/tb2"
 check "--no-store writes nothing" bash -c '! grep -q "^stored" <<<"$1" && test ! -e "$2"' _ "$out" "$T/tb2/3x4.dab"
-# the estimate by subtrees: drop one subtree's record, then the ETA is the
-# open subtrees x the mean CPU time (seconds x threads) of the rest
+# the estimate by subtrees: drop one subtree's record and add a given-up
+# attempt on another of the same kind (claim direction); then the ETA is
+# the open subtree x the mean CPU time (seconds x threads) of the attempts
+# of its kind, the given-up one included
 cp -r "$T/d2" "$T/d2open"
 $PY - "$T/d2open" > "$T/d2mean" <<'PY'
 import glob, sys
 f = sorted(glob.glob(sys.argv[1] + "/rec-*.txt"))[0]
 lines = open(f).read().split("\n")
-two = [i for i, l in enumerate(lines) if l and l[0] != "#" and l.split()[0].split(":")[1].count("1") == 2]
+def is_two(l):
+    return l and l[0] != "#" and l.split()[0].split(":")[1].count("1") == 2
+two = [i for i, l in enumerate(lines) if is_two(l)]
+dropped = lines[two[-1]].split()
+kind = dropped[1][:2]
+other = next(lines[i].split() for i in two[:-1] if lines[i].split()[1][:2] == kind)
 del lines[two[-1]]
+lines.insert(0, "# open direct %s %s abandoned after seconds=2.5 nodes=1 threads=3" % (other[0], other[1]))
 open(f, "w").write("\n".join(lines))
-cpu = []
+cpu, all_cpu = [2.5 * 3], []
 for l in lines:
-    if l and l[0] != "#" and l.split()[0].split(":")[1].count("1") == 2:
+    if is_two(l):
         kv = dict(x.split("=", 1) for x in l.split()[4:] if "=" in x)
-        cpu.append(float(kv["seconds"]) * int(kv["threads"]))
-print(sum(cpu) / len(cpu))
+        all_cpu.append(float(kv["seconds"]) * int(kv["threads"]))
+        if l.split()[1][:2] == kind:
+            cpu.append(all_cpu[-1])
+print(sum(all_cpu) / len(all_cpu), sum(cpu) / len(cpu), "le" if kind == "<=" else "ge")
 PY
+read -r mean_all mean_kind kind < "$T/d2mean"
 run solve 3x4 --proof "$T/d2open" --verify --no-store --json
 check "a dropped subtree record reopens the proof" test "$rc" = 1
-check "estimate: open subtrees x mean CPU seconds of the recorded ones" \
-  test "$(json_get "$out" "d['subtrees_open']>=1 and abs(d['subtree_mean_cpu_seconds']-$(cat "$T/d2mean"))<2e-3 and abs(d['subtree_eta_cpu_seconds']-d['subtrees_open']*d['subtree_mean_cpu_seconds'])<0.5")" = True
+check "estimate: the mean CPU seconds of the recorded subtrees" \
+  test "$(json_get "$out" "d['subtrees_open']==1 and d['subtrees_open_$kind']==1 and abs(d['subtree_mean_cpu_seconds']-$mean_all)<2e-3")" = True
+check "... and the ETA: the open one x the mean attempt of its kind, given up ones included" \
+  test "$(json_get "$out" "d['subtree_given_up_$kind']==1 and abs(d['subtree_attempt_mean_cpu_seconds_$kind']-$mean_kind)<2e-3 and abs(d['subtree_eta_cpu_seconds']-$mean_kind)<0.01")" = True
 # a direct attempt that runs out of time is noted, then its leaves follow
 run solve 4x4 --proof "$T/d3" --claim =0 --depth 4 --direct 0.3 --budget 1.2 --hash 64M
 check "--direct gives up on a big node" grep -q "abandoned direct" <<<"$out"
