@@ -423,6 +423,20 @@ static void check_text(void) {
   dab_proof_free(pf);
 }
 
+/* Appends " last=M,M,..." to buf: every first move of the empty board whose
+** child is the canonical position `child` (the moves that lead to it). */
+static void append_last_moves_to(const dab_proof *pf, uint64_t child, char *buf, size_t len) {
+  size_t w = strlen(buf);
+  const char *sep = " last=";
+  for (int m = 0; m < dab_proof_geom(pf)->nlines && w < len; m++) {
+    if (dab_proof_canon(pf, 1ull << m) != child) continue;
+    int k = snprintf(buf + w, len - w, "%s%d", sep, m);
+    if (k < 0) return;
+    w += (size_t)k;
+    sep = ",";
+  }
+}
+
 /* Split notes: a "# open" note on a leaf expands it two plies (GE), and
 ** its first=/last= hint picks the OR candidate. */
 static void check_split_notes(void) {
@@ -449,15 +463,12 @@ static void check_split_notes(void) {
   dab_proof_claim at[64];
   size_t na = 0;
   TH_CHECK(dab_proof_open_at(p0, 1, at, 64, &na, &err) == DAB_OK && na == 1, "split: %zu open at depth 1", na);
-  uint64_t first = na ? at[0].pos : 0, same = 0;
+  uint64_t first = na ? at[0].pos : 0;
   const dab_geom *g = dab_proof_geom(p0);
-  for (int m = 0; m < g->nlines; m++)
-    if (dab_proof_canon(p0, 1ull << m) == first) same |= 1ull << m;
   /* last= every move to that child: the next candidate becomes active */
   char hinted[400];
-  int w = snprintf(hinted, sizeof hinted, "%s last=", note);
-  for (uint64_t t = same; t && w > 0 && (size_t)w < sizeof hinted; t &= t - 1)
-    w += snprintf(hinted + w, sizeof hinted - (size_t)w, t == same ? "%d" : ",%d", __builtin_ctzll(t));
+  snprintf(hinted, sizeof hinted, "%s", note);
+  append_last_moves_to(p0, first, hinted, sizeof hinted);
   dab_proof *p1 = new_proof(3, 3, 1, true, -3, false, 0);
   TH_CHECK(dab_proof_note(p1, hinted), "hinted note refused: %s", hinted);
   TH_CHECK(dab_proof_open_at(p1, 1, at, 64, &na, &err) == DAB_OK && na == 1 && at[0].pos != first,
@@ -556,17 +567,13 @@ static void check_direct_hints(void) {
   if (!p0) return;
   const dab_geom *g = dab_proof_geom(p0);
   TH_CHECK(dab_proof_open_at(p0, 1, at, 64, &na, &err) == DAB_OK && na == 1, "%zu open at depth 1", na);
-  uint64_t first = na ? at[0].pos : 0, same = 0;
-  for (int m = 0; m < g->nlines; m++)
-    if (dab_proof_canon(p0, 1ull << m) == first) same |= 1ull << m;
+  uint64_t first = na ? at[0].pos : 0;
   char note[400];
-  int w = snprintf(note, sizeof note, "# open direct %s >=-3 abandoned after seconds=900.0 nodes=1", root);
+  snprintf(note, sizeof note, "# open direct %s >=-3 abandoned after seconds=900.0 nodes=1", root);
   TH_CHECK(dab_proof_note(p0, note) && dab_proof_open_at(p0, 1, at, 64, &na, &err) == DAB_OK && na == 1 &&
                at[0].pos == first,
            "a direct note without a hint changed the order");
-  w += snprintf(note + w, sizeof note - (size_t)w, " last=");
-  for (uint64_t t = same; t && w > 0 && (size_t)w < sizeof note; t &= t - 1)
-    w += snprintf(note + w, sizeof note - (size_t)w, t == same ? "%d" : ",%d", __builtin_ctzll(t));
+  append_last_moves_to(p0, first, note, sizeof note);
   TH_CHECK(dab_proof_note(p0, note) && dab_proof_open_at(p0, 1, at, 64, &na, &err) == DAB_OK && na == 1 &&
                at[0].pos != first,
            "direct last= hint: the same candidate stays active");
