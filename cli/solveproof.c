@@ -15,7 +15,8 @@
 static const char usage[] =
     "usage: dab solve POS --proof DIR [--claim C] [--depth D] [--budget SECONDS]\n"
     "                 [--leaf-limit SECONDS] [--direct SECONDS] [--part I/N]\n"
-    "                 [--threads N] [--hash SIZE] [--tb DIR] [--no-store] [--json]\n"
+    "                 [--threads N] [--hash SIZE] [--rate-window SECONDS] [--tb DIR]\n"
+    "                 [--no-store] [--json]\n"
     "       dab solve POS --proof DIR --verify [--recheck K [--recheck-nodes N]] [--seed S]\n"
     "                 [--threads N] [--hash SIZE] [--tb DIR] [--no-store] [--json]\n"
     "       dab solve POS --proof DIR --list [--json]\n\n"
@@ -34,6 +35,8 @@ static const char usage[] =
     "  --direct SECONDS   before the leaves of an open node two plies above the\n"
     "                     split depth, try that node as one search for this long\n"
     "                     (one record then replaces its whole subtree)\n"
+    "  --rate-window SECS the measured rate (summary) covers the last SECS of\n"
+    "                     CPU time recorded (default 4h)\n"
     "  --part I/N         only subproblems whose subtree hashes to part I of N\n"
     "                     (0 <= I < N): split one proof over N machines\n"
     "  --threads N        search threads (default 1)\n"
@@ -55,7 +58,7 @@ typedef struct proof_cfg {
   const char *pos, *dir, *claim, *part_text, *tb_dir;
   long depth, threads, recheck, seed;
   uint64_t recheck_nodes; /* 0: no limit */
-  double budget, leaf_limit, direct;
+  double budget, leaf_limit, direct, rate_window;
   uint64_t hash;
   bool verify, list, json, no_store;
   int part_i, part_n;
@@ -214,6 +217,60 @@ static void subtree_estimate(dab_proof *pf, size_t *n, subtree_times *st) {
   free(nodes);
 }
 
+/* The measured rate: what the last stretch of work did to the open leaves. */
+typedef struct rate_est {
+  char since[24];    /* the proof as it stood then (dab_proof_set_until); "0": empty */
+  double window_cpu; /* CPU seconds recorded since: records and given-up searches */
+  long long closed;  /* open leaves then minus open leaves now (net of new ones) */
+  double eta_cpu;    /* open now x window_cpu / closed; 0 when closed <= 0 */
+} rate_est;
+
+static int cmp_date_desc(const void *a, const void *b) {
+  return strcmp((*(const dab_proof_rec *const *)b)->date, (*(const dab_proof_rec *const *)a)->date);
+}
+
+/*
+** The rate the proof has actually been closing at: the proof is rebuilt
+** as it stood before the last `window` CPU seconds of records (at the date
+** of the newest record older than them; the empty proof when there are
+** not that many), and the open leaves then and now are compared, against
+** the CPU time of every record and given-up search since.  Unlike the
+** estimates by medians and means, this charges the searches given up, the
+** leaves that follow them and the candidates refuted, and credits the
+** leaves that transpositions closed for free.
+** RETURN: false when there is no history to measure (out untouched).
+*/
+static bool rate_estimate(const proof_cfg *cfg, dab_proof *pf, const dab_proof_summary *now, double window,
+                          rate_est *out) {
+  size_t nr;
+  const dab_proof_rec *r = dab_proof_records(pf, &nr);
+  const dab_proof_rec **by_date = malloc((nr ? nr : 1) * sizeof *by_date);
+  if (!by_date) return false;
+  size_t nd = 0;
+  for (size_t i = 0; i < nr; i++)
+    if (r[i].date[0] && strcmp(r[i].date, "-")) by_date[nd++] = &r[i];
+  qsort(by_date, nd, sizeof *by_date, cmp_date_desc);
+  double cpu = 0;
+  size_t i = 0;
+  for (; i < nd && cpu < window; i++) cpu += by_date[i]->seconds * (by_date[i]->threads > 0 ? by_date[i]->threads : 1);
+  snprintf(out->since, sizeof out->since, "%s", i < nd ? by_date[i]->date : "0");
+  free(by_date);
+  if (!nd) return false;
+  dab_err err;
+  dab_proof *then = dab_proof_new(dab_proof_get_spec(pf), NULL, &err);
+  if (!then) return false;
+  dab_proof_set_until(then, out->since);
+  dab_proof_load_info li;
+  dab_proof_summary s;
+  bool ok = !dab_proof_load_dir(then, cfg->dir, &li, &err) && !dab_proof_eval(then, &s, NULL, 0, NULL, &err);
+  dab_proof_free(then);
+  if (!ok) return false;
+  out->window_cpu = now->cpu_seconds + now->given_up_cpu_seconds - s.cpu_seconds - s.given_up_cpu_seconds;
+  out->closed = (long long)s.leaves_open - (long long)now->leaves_open;
+  out->eta_cpu = out->closed > 0 ? (double)now->leaves_open * out->window_cpu / (double)out->closed : 0;
+  return out->window_cpu > 0;
+}
+
 static void print_summary(const proof_cfg *cfg, dab_proof *pf, const dab_proof_summary *s,
                           const dab_proof_load_info *li, int solved, int abandoned, double run_seconds,
                           const char *extra_json) {
@@ -223,7 +280,20 @@ static void print_summary(const proof_cfg *cfg, dab_proof *pf, const dab_proof_s
   double eta = (double)s->leaves_open * s->median_seconds;
   size_t nsub = 0;
   subtree_times sbt;
-  if (s->state == DAB_PROOF_OPEN) subtree_estimate(pf, &nsub, &sbt);
+  rate_est rate;
+  bool has_rate = false;
+  if (s->state == DAB_PROOF_OPEN) {
+    subtree_estimate(pf, &nsub, &sbt);
+    has_rate = rate_estimate(cfg, pf, s, cfg->rate_window > 0 ? cfg->rate_window : 4 * 3600.0, &rate);
+  }
+  char rate_json[320] = "";
+  if (has_rate && cfg->json)
+    snprintf(rate_json, sizeof rate_json,
+             ",\"rate_since\":\"%s\",\"rate_window_cpu_seconds\":%.3f,\"rate_leaves_closed\":%lld%s",
+             rate.since, rate.window_cpu, rate.closed, rate.closed > 0 ? "" : ",\"rate_eta_cpu_seconds\":null");
+  if (has_rate && cfg->json && rate.closed > 0)
+    snprintf(rate_json + strlen(rate_json), sizeof rate_json - strlen(rate_json), ",\"rate_eta_cpu_seconds\":%.3f",
+             rate.eta_cpu);
   /* the ETA by the mean: subtree costs are heavy-tailed (docs/proofs.md),
   ** so the median alone under-estimates badly */
   if (nsub && cfg->json)
@@ -242,11 +312,11 @@ static void print_summary(const proof_cfg *cfg, dab_proof *pf, const dab_proof_s
     if (s->state == DAB_PROOF_PROVED && sp->has_ge && sp->has_le && sp->ge_bound == sp->le_bound)
       printf("\"value\":%d,", sp->ge_bound);
     printf("\"proof\":\"%s\",\"claim\":\"%s\",\"depth\":%d,\"state\":\"%s\",\"records\":%llu,\"used\":%llu,"
-           "\"open\":%llu,\"refuted\":%llu,\"seconds\":%.3f,\"cpu_seconds\":%.3f,\"median_seconds\":%.3f,"
-           "\"eta_cpu_seconds\":%.1f%s,\"torn\":%d,\"bad\":%d,\"run\":{\"solved\":%d,\"abandoned\":%d,\"seconds\":%.3f}%s%s}\n",
+           "\"open\":%llu,\"refuted\":%llu,\"seconds\":%.3f,\"cpu_seconds\":%.3f,\"given_up_cpu_seconds\":%.3f,"
+           "\"median_seconds\":%.3f,\"eta_cpu_seconds\":%.1f%s%s,\"torn\":%d,\"bad\":%d,\"run\":{\"solved\":%d,\"abandoned\":%d,\"seconds\":%.3f}%s%s}\n",
            cfg->dir, claim, sp->depth, state_name(s->state), (unsigned long long)s->records,
            (unsigned long long)s->used_proved, (unsigned long long)s->leaves_open, (unsigned long long)s->refuted,
-           s->seconds, s->cpu_seconds, s->median_seconds, eta, sub, li->torn, li->bad, solved, abandoned, run_seconds,
+           s->seconds, s->cpu_seconds, s->given_up_cpu_seconds, s->median_seconds, eta, sub, rate_json, li->torn, li->bad, solved, abandoned, run_seconds,
            extra_json && *extra_json ? "," : "", extra_json ? extra_json : "");
     return;
   }
@@ -257,19 +327,34 @@ static void print_summary(const proof_cfg *cfg, dab_proof *pf, const dab_proof_s
          (unsigned long long)s->refuted);
   if (solved || abandoned || run_seconds > 0)
     printf("  this run: %d solved, %d abandoned, %.1f s\n", solved, abandoned, run_seconds);
-  printf("  time so far: %.1f s wall, %.2f CPU-hours; median %.1f s per subproblem\n", s->seconds,
-         s->cpu_seconds / 3600, s->median_seconds);
+  printf("  time so far: %.1f s wall, %.2f CPU-hours in records (+ %.2f in searches given up); median %.1f s per"
+         " subproblem\n",
+         s->seconds, s->cpu_seconds / 3600, s->given_up_cpu_seconds / 3600, s->median_seconds);
+  /* the measured rate first: the other two leave out the searches given up
+  ** and the leaves that follow them, so on a proof whose easy part is done
+  ** they are floors (docs/proofs.md) */
+  if (has_rate) {
+    char since[40];
+    snprintf(since, sizeof since, strcmp(rate.since, "0") ? "since %s" : "from the start", rate.since);
+    if (rate.closed > 0)
+      printf("  estimated remaining, at the measured rate: %.1f CPU-hours (the last %.2f CPU-hours, %s,\n"
+             "    given-up searches included, closed %lld open leaves net)\n",
+             rate.eta_cpu / 3600, rate.window_cpu / 3600, since, rate.closed);
+    else
+      printf("  measured rate: the last %.2f CPU-hours (%s) closed no open leaves net\n", rate.window_cpu / 3600,
+             since);
+  }
   if (s->state == DAB_PROOF_OPEN)
-    printf("  estimated remaining: %llu x %.1f s = %.2f h (more if OR candidates get refuted)\n",
+    printf("  %s: %llu x the median record %.1f s = %.2f h\n", has_rate ? "floor" : "estimated remaining",
            (unsigned long long)s->leaves_open, s->median_seconds, eta / 3600);
   if (nsub)
-    printf("  by subtrees (--direct): %zu open nodes at depth %d (%zu >=, %zu <=) x the mean CPU time of an\n"
+    printf("  %s by subtrees (--direct): %zu open nodes at depth %d (%zu >=, %zu <=) x the mean CPU time of an\n"
            "    attempt of their kind (>= %.1f s over %zu, %zu given up; <= %.1f s over %zu, %zu given up)"
            " = %.2f CPU-hours\n"
            "    (x the median subtree record, %.1f CPU-s: %.2f)\n",
-           nsub, sp->depth - 2, sbt.open[0], sbt.open[1], sbt.attempt_cpu_mean[0], sbt.attempts[0],
-           sbt.given_up[0], sbt.attempt_cpu_mean[1], sbt.attempts[1], sbt.given_up[1], sbt.eta_cpu / 3600,
-           sbt.cpu_median, (double)nsub * sbt.cpu_median / 3600);
+           has_rate ? "floor" : "estimate", nsub, sp->depth - 2, sbt.open[0], sbt.open[1], sbt.attempt_cpu_mean[0],
+           sbt.attempts[0], sbt.given_up[0], sbt.attempt_cpu_mean[1], sbt.attempts[1], sbt.given_up[1],
+           sbt.eta_cpu / 3600, sbt.cpu_median, (double)nsub * sbt.cpu_median / 3600);
 }
 
 static void report_load(const dab_proof_load_info *li, const char *dir) {
@@ -758,7 +843,8 @@ int dab_solve_proof(int argc, char **argv) {
         return CLI_USAGE;
       }
       i++;
-    } else if (!strcmp(a, "--budget") || !strcmp(a, "--leaf-limit") || !strcmp(a, "--direct")) {
+    } else if (!strcmp(a, "--budget") || !strcmp(a, "--leaf-limit") || !strcmp(a, "--direct") ||
+               !strcmp(a, "--rate-window")) {
       double s = parse_seconds(v);
       if (s <= 0) {
         fprintf(stderr, "dab solve: %s needs seconds (or 30m, 2h), got '%s'\n", a, v ? v : "");
@@ -766,6 +852,7 @@ int dab_solve_proof(int argc, char **argv) {
       }
       if (a[2] == 'b') cfg.budget = s;
       else if (a[2] == 'd') cfg.direct = s;
+      else if (a[2] == 'r') cfg.rate_window = s;
       else cfg.leaf_limit = s;
       i++;
     } else if (!strcmp(a, "--hash")) {

@@ -73,6 +73,7 @@ struct dab_proof {
   dab_proof_claim *open;
   size_t max_open, nopen;
   uint64_t group;             /* the subtree being walked (dab_proof_claim.group) */
+  char until[24];             /* dab_proof_set_until ("" = no limit) */
   bool oom;
 };
 
@@ -594,6 +595,8 @@ dab_status dab_proof_eval(dab_proof *pf, dab_proof_summary *sum, dab_proof_claim
     sum->cpu_seconds += r->seconds * (r->threads > 0 ? r->threads : 1);
     if (secs) secs[i] = r->seconds;
   }
+  for (size_t i = 0; i < pf->ngave_up; i++) sum->given_up_cpu_seconds += pf->gave_up[i].seconds * pf->gave_up[i].threads;
+  for (size_t i = 0; i < pf->nsplit; i++) sum->given_up_cpu_seconds += pf->split[i].seconds * pf->split[i].threads;
   if (secs) {
     qsort(secs, pf->nrecs, sizeof *secs, cmp_double);
     sum->median_seconds = secs[pf->nrecs / 2];
@@ -1102,6 +1105,23 @@ bool dab_proof_direct_note(const dab_proof *pf, size_t i, dab_proof_claim *c, do
   return true;
 }
 
+void dab_proof_set_until(dab_proof *pf, const char *date) {
+  snprintf(pf->until, sizeof pf->until, "%s", date ? date : "");
+}
+
+/* True when line t carries a date= after pf's until date. */
+static bool dated_after_until(const dab_proof *pf, const char *t) {
+  if (!pf->until[0]) return false;
+  const char *d = strstr(t, " date=");
+  if (!d) return false;
+  d += 6;
+  char date[24];
+  snprintf(date, sizeof date, "%.*s", (int)strcspn(d, " \t\r"), d);
+  if (!strcmp(date, "-")) return false; /* undated */
+  /* only the until date's length counts: "2026-11-22" keeps that whole day */
+  return strncmp(date, pf->until, strlen(pf->until)) > 0;
+}
+
 dab_status dab_proof_load_dir(dab_proof *pf, const char *dir, dab_proof_load_info *info, dab_err *err) {
   memset(info, 0, sizeof *info);
   DIR *d = opendir(dir);
@@ -1158,6 +1178,10 @@ dab_status dab_proof_load_dir(dab_proof *pf, const char *dir, dab_proof_load_inf
       char *t = s;
       s = nl + 1;
       while (*t == ' ' || *t == '\t') t++;
+      if ((*t != '#' || !strncmp(t, "# open ", 7)) && dated_after_until(pf, t)) {
+        info->later++;
+        continue;
+      }
       if (!strncmp(t, "# open ", 7)) {
         dab_proof_note(pf, t);
         continue;

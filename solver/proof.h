@@ -120,6 +120,8 @@ typedef struct dab_proof_summary {
   uint64_t refuted;             /* records that refute their claim */
   double seconds;               /* sum of the records' seconds */
   double cpu_seconds;           /* sum of seconds * threads */
+  double given_up_cpu_seconds;  /* seconds * threads of the searches given up
+                                   ("# open" notes): spent, but no record shows it */
   double median_seconds;        /* median seconds of a record (0: none) */
   uint64_t tree_nodes;          /* tree nodes visited */
 } dab_proof_summary;
@@ -243,7 +245,20 @@ typedef struct dab_proof_load_info {
   int torn;                     /* unterminated last lines ignored */
   int bad;                      /* malformed or contradicting lines ignored */
   char first_problem[320];      /* "FILE:LINE: what" for the first torn/bad line */
+  uint64_t later;               /* record and note lines skipped as dated after
+                                   dab_proof_set_until's date */
 } dab_proof_load_info;
+
+/*
+** Makes later dab_proof_load_dir calls skip the record lines and "# open"
+** notes dated after `date` (their date= field, ISO 8601 UTC, compared as
+** text: "2026-11-22T22:26:00Z", or any prefix of one), as if they had not
+** been written yet; lines without a date are kept.  NULL or "" lifts the
+** limit.
+** NOTES: shows the proof as it stood at that date: what a measured rate of
+** progress needs (open leaves then and now, and the work in between).
+*/
+void dab_proof_set_until(dab_proof *pf, const char *date);
 
 /*
 ** Adds the records of every DIR/rec-*.txt (sorted by name).  A last line

@@ -299,6 +299,31 @@ static void check_resume(int rows, int cols, int depth, int value) {
   dab_proof_eval(p5, &s5, NULL, 0, NULL, NULL);
   TH_CHECK(s5.state == DAB_PROOF_OPEN && s5.leaves_open == 1, "after the torn line: %s with %llu open",
            state_name(s5.state), (unsigned long long)s5.leaves_open);
+  /* the proof as it stood at a date: every record of this run is dated
+  ** today, so a limit in 1999 skips them all (the undated lines stay, as
+  ** bad as before), and today's date as a prefix keeps the whole day */
+  {
+    size_t nfr;
+    const dab_proof_rec *fr = dab_proof_records(full, &nfr);
+    char today[16];
+    snprintf(today, sizeof today, "%.10s", nfr ? fr[0].date : "");
+    const char *untils[2] = {"1999-12-31T23:59:59Z", today};
+    for (int u = 0; u < 2; u++) {
+      dab_proof *pu = new_proof(rows, cols, depth, true, value, true, value);
+      dab_proof_set_until(pu, untils[u]);
+      TH_CHECK(dab_proof_load_dir(pu, dir, &li, &err) == DAB_OK, "load: %s", err.msg);
+      dab_proof_summary su;
+      dab_proof_eval(pu, &su, NULL, 0, NULL, NULL);
+      uint64_t want_later = u ? 0 : (uint64_t)nfull - 1;
+      TH_CHECK(li.later == want_later && li.lines == (uint64_t)nfull - 1 - want_later && li.bad == 2 && li.torn == 1,
+               "until %s: %llu later, %llu lines (want %llu later)", untils[u], (unsigned long long)li.later,
+               (unsigned long long)li.lines, (unsigned long long)want_later);
+      TH_CHECK(u ? su.leaves_open == 1 : su.leaves_open > 1 && su.records == 0,
+               "until %s: %llu open leaves, %llu records", untils[u], (unsigned long long)su.leaves_open,
+               (unsigned long long)su.records);
+      dab_proof_free(pu);
+    }
+  }
   /* appending after a torn tail keeps the new line whole */
   size_t nr;
   const dab_proof_rec *recs = dab_proof_records(full, &nr);

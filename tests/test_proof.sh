@@ -162,6 +162,59 @@ check "estimate: the mean CPU seconds of the recorded subtrees" \
   test "$(json_get "$out" "d['subtrees_open']==1 and d['subtrees_open_$kind']==1 and abs(d['subtree_mean_cpu_seconds']-$mean_all)<2e-3")" = True
 check "... and the ETA: the open one x the mean attempt of its kind, given up ones included" \
   test "$(json_get "$out" "d['subtree_given_up_$kind']==1 and abs(d['subtree_attempt_mean_cpu_seconds_$kind']-$mean_kind)<2e-3 and abs(d['subtree_eta_cpu_seconds']-$mean_kind)<0.01")" = True
+# the measured rate: date d2open's lines a second apart (the given-up
+# note last), ask for the rate over the newest third of the recorded CPU
+# time, and compare with --verify on a copy that holds only the lines dated
+# up to where that window starts: the open leaves then against now, and
+# the CPU time (records and given-up searches) in between
+cp -r "$T/d2open" "$T/d2rate"
+mkdir -p "$T/d2then"
+cp "$T/d2rate/proof.txt" "$T/d2then/"
+$PY - "$T/d2rate" "$T/d2then" > "$T/d2win" <<'PY'
+import glob, os, re, sys
+src, then = sys.argv[1], sys.argv[2]
+f = sorted(glob.glob(src + "/rec-*.txt"))[0]
+lines = open(f).read().split("\n")
+recs, n = [], 0
+for i, l in enumerate(lines):
+    if not l or (l[0] == "#" and not l.startswith("# open")):
+        continue
+    d = "2026-01-01T23:59:59Z" if l[0] == "#" else "2026-01-01T00:%02d:%02dZ" % (n // 60, n % 60)
+    n += l[0] != "#"
+    lines[i] = re.sub(r" date=\S+", "", l) + " date=" + d
+    if l[0] != "#":
+        kv = dict(x.split("=", 1) for x in l.split()[4:] if "=" in x)
+        recs.append((d, float(kv["seconds"]) * int(kv["threads"])))
+open(f, "w").write("\n".join(lines))
+recs.sort(reverse=True)
+window = max(sum(c for _, c in recs[: len(recs) // 3]), 0.001)
+cpu, i = 0.0, 0
+while i < len(recs) and cpu < window:  # the window rule of the summary
+    cpu += recs[i][1]
+    i += 1
+since = recs[i][0]
+keep = [l for l in lines if not re.search(r" date=(\S+)", l) or re.search(r" date=(\S+)", l).group(1) <= since]
+open(os.path.join(then, os.path.basename(f)), "w").write("\n".join(keep))
+print("%.6f" % window, since)
+PY
+read -r window since < "$T/d2win"
+run solve 3x4 --proof "$T/d2then" --verify --no-store --json
+then_json=$out
+run solve 3x4 --proof "$T/d2rate" --verify --no-store --json --rate-window "$window"
+check "given-up searches count as CPU time (2.5 s x 3 threads)" \
+  test "$(json_get "$out" "abs(d['given_up_cpu_seconds']-7.5)<1e-9")" = True
+check "the measured rate starts where the window of CPU time does" \
+  test "$(json_get "$out" "d['rate_since']")" = "$since"
+check "... counts the open leaves closed since, net" \
+  test "$(json_get "$out" "d['rate_leaves_closed']==$(json_get "$then_json" "d['open']")-d['open'] and d['rate_leaves_closed']>0")" = True
+check "... against the CPU time since, the given-up search included" \
+  test "$(json_get "$out" "abs(d['rate_window_cpu_seconds']-(d['cpu_seconds']+d['given_up_cpu_seconds']-$(json_get "$then_json" "d['cpu_seconds']+d['given_up_cpu_seconds']")))<2e-3 and d['rate_window_cpu_seconds']>7.5")" = True
+check "... and the ETA is the open leaves at that rate" \
+  test "$(json_get "$out" "abs(d['rate_eta_cpu_seconds']-d['open']*d['rate_window_cpu_seconds']/d['rate_leaves_closed'])<1e-2")" = True
+cp -r "$T/d2rate" "$T/d2rate2"
+run solve 3x4 --proof "$T/d2rate2" --budget 0.001 --no-store --rate-window "$window"
+check "the run's summary gives the rate and the given-up time" \
+  bash -c 'grep -q "^    given-up searches included, closed [1-9][0-9]* open leaves net)" <<<"$1" && grep -q "(+ 0.00 in searches given up)" <<<"$1"' _ "$out"
 # a direct attempt that runs out of time is noted, then its leaves follow
 run solve 4x4 --proof "$T/d3" --claim =0 --depth 4 --direct 0.3 --budget 1.2 --hash 64M
 check "--direct gives up on a big node" grep -q "abandoned direct" <<<"$out"
