@@ -28,7 +28,7 @@ static void usage(void) {
         "       [--no-sacorder] [--no-parity] [--no-loony] [--no-chainmoves] [--no-graph] [--graph MINFREE]\n"
         "       [--etc MINFREE] [--etc-cached MINFREE] [--no-etc] [--no-handouts] [--hash MIB] [--threads N]\n"
         "       [--policy work|always|direct] [--analyze] [--limit NODES] [--etc-full MINFREE]\n"
-        "       [--keycache BITS]\n",
+        "       [--keycache BITS] [--test BOUND]\n",
         stderr);
 }
 
@@ -36,7 +36,8 @@ int main(int argc, char **argv) {
   if (argc < 2) { usage(); return 2; }
   dab_ab_opts o;
   dab_ab_default_opts(&o);
-  bool analyze = false;
+  bool analyze = false, test = false;
+  int test_bound = 0;
   for (int i = 2; i < argc; i++) {
     const char *a = argv[i];
     if (!strcmp(a, "--plain")) o.decline_rule = false, o.sle = false, o.graph_keys = false;
@@ -67,6 +68,7 @@ int main(int argc, char **argv) {
     else if (!strcmp(a, "--hash") && i + 1 < argc) o.hash_bytes = strtoull(argv[++i], NULL, 10) << 20;
     else if (!strcmp(a, "--threads") && i + 1 < argc) o.threads = atoi(argv[++i]);
     else if (!strcmp(a, "--limit") && i + 1 < argc) o.node_limit = strtoull(argv[++i], NULL, 10);
+    else if (!strcmp(a, "--test") && i + 1 < argc) test = true, test_bound = atoi(argv[++i]);
     else if (!strcmp(a, "--policy") && i + 1 < argc) {
       const char *p = argv[++i];
       o.tt_policy = !strcmp(p, "always") ? DAB_TT_ALWAYS : !strcmp(p, "direct") ? DAB_TT_DIRECT : DAB_TT_WORK;
@@ -91,6 +93,9 @@ int main(int argc, char **argv) {
       for (int i = 0; i < a.nmoves; i++) printf(" %d:%+d", a.move[i], a.move_value[i]);
       printf("\n");
     }
+  } else if (test) { /* one null-window test, as a proof leaf runs: v = its fail-soft bound */
+    st = dab_ab_test_failsoft(ab, p, test_bound, &v, &err);
+    if (!st) printf("test value >= %+d: %s (fail-soft %+d)\n", test_bound, v >= test_bound ? "holds" : "fails", v);
   } else {
     st = dab_ab_solve(ab, p, &v, &lo, &hi, &err);
   }

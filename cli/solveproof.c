@@ -440,7 +440,7 @@ static dab_ab *new_solver(const proof_cfg *cfg, const dab_proof *pf, run_ctx *rc
   if (cfg->verify) o.node_limit = cfg->recheck_nodes; /* per re-check: each one resets the counters */
   o.progress = on_progress;
   o.progress_ctx = rc;
-  if (!cfg->json) cli_announce_memory("solve", "the transposition table", cfg->hash);
+  if (!cfg->json) cli_announce_memory("solve", "the search (table and key caches)", dab_ab_memory(&o));
   return dab_ab_new(dab_proof_geom(pf), &o, st, err);
 }
 

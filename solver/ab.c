@@ -25,13 +25,15 @@
 
 /* Graph-key cache (see position_key): one for all threads, lock-free.
 ** An entry holds tag = p ^ key ^ check, so a torn entry (words from two
-** stores) fails the tag test and reads as a miss.  One entry per 32 bytes
-** of table, at least 2^21 entries (48 MiB), at most 2^25: a bigger cache
-** also lets ETC see more children (it probes only the children whose keys
-** are cached): on 4x4, 2^24 entries instead of 2^21 computed 14% fewer
-** keys and 3.3% fewer nodes (docs/solver.md). */
+** stores) fails the tag test and reads as a miss.  Sized at 1/16 to 1/8
+** of the table's bytes, at least 2^21 entries (48 MiB), at most 2^26
+** (1.5 GiB): a bigger cache also lets ETC see more children (it probes
+** only the children whose keys are cached).  On a 4x5 proof leaf (one
+** null-window test, 850 M nodes) 2^26 entries instead of 2^22 computed 24%
+** fewer keys and took 13% less time, and a 2.5 GiB table with that cache
+** beat a 4 GiB table with the small one (docs/solver.md, session 9). */
 #define KEYCACHE_MIN_BITS 21
-#define KEYCACHE_MAX_BITS 25
+#define KEYCACHE_MAX_BITS 26
 
 typedef struct keycache_entry {
   uint64_t tag, key, check;
@@ -145,7 +147,7 @@ void dab_ab_default_opts(dab_ab_opts *o) {
 /* log2 of the graph-key cache's entries for options o. */
 static int keycache_bits(const dab_ab_opts *o) {
   if (o->keycache_bits > 0) return o->keycache_bits < 30 ? o->keycache_bits : 30;
-  uint64_t want = (o->hash_bytes ? o->hash_bytes : 1ull << 30) / 32 / sizeof(keycache_entry);
+  uint64_t want = (o->hash_bytes ? o->hash_bytes : 1ull << 30) / 8 / sizeof(keycache_entry);
   int bits = KEYCACHE_MIN_BITS;
   while (bits < KEYCACHE_MAX_BITS && (1ull << (bits + 1)) <= want) bits++;
   return bits;

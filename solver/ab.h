@@ -103,7 +103,7 @@ typedef struct dab_ab_opts {
   int smp_min_free;             /* a test of a position with fewer free lines runs on one
                                    thread: it ends before a second would start (0: never) */
   int keycache_bits;            /* log2 entries of the graph-key cache (24 bytes each, at most 2^30);
-                                   0 = by the table: one per 32 bytes, 2^21..2^25 */
+                                   0 = by the table: 1/16 to 1/8 of its bytes, 2^21..2^26 */
   int tt_min_free;              /* no table below this many free lines (0: always; measured
                                    no clear gain, docs/solver.md) */
   uint64_t mem_limit;           /* refuse plans above this; 0 = MemAvailable */
