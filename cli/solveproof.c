@@ -91,6 +91,8 @@ typedef struct run_ctx {
   bool tty;
   uint64_t done, total;
   double median;
+  double leaf_cpu;               /* CPU seconds per open leaf at the measured rate (0: none) */
+  int threads;
   const char *leaf;
 } run_ctx;
 
@@ -104,10 +106,14 @@ static void on_progress(void *vctx, const dab_progress *p) {
   }
   if (!c->tty) return;
   uint64_t left = c->total > c->done ? c->total - c->done : 0;
-  double eta = (double)left * c->median;
-  fprintf(stderr, "\rproof: %llu/%llu  %s  %.0f s %.3g M nodes/s  median %.0f s  ETA %.1f h   ",
+  /* wall time: at the measured rate when there is one (print_summary),
+  ** else open leaves x the median record */
+  double eta = c->leaf_cpu > 0 ? (double)left * c->leaf_cpu / (c->threads > 1 ? c->threads : 1)
+                               : (double)left * c->median;
+  fprintf(stderr, "\rproof: %llu/%llu  %s  %.0f s %.3g M nodes/s  median %.0f s  ETA %.1f h%s   ",
           (unsigned long long)c->done, (unsigned long long)c->total, c->leaf, p->elapsed,
-          p->elapsed > 0 ? (double)p->done / p->elapsed / 1e6 : 0.0, c->median, eta / 3600);
+          p->elapsed > 0 ? (double)p->done / p->elapsed / 1e6 : 0.0, c->median, eta / 3600,
+          c->leaf_cpu > 0 ? " (measured rate)" : "");
 }
 
 static void clear_line(const run_ctx *c) {
@@ -217,6 +223,9 @@ static void subtree_estimate(dab_proof *pf, size_t *n, subtree_times *st) {
   free(nodes);
 }
 
+/* The default --rate-window: about a session of work on one machine. */
+#define RATE_WINDOW (4 * 3600.0)
+
 /* The measured rate: what the last stretch of work did to the open leaves. */
 typedef struct rate_est {
   char since[24];    /* the proof as it stood then (dab_proof_set_until); "0": empty */
@@ -284,7 +293,7 @@ static void print_summary(const proof_cfg *cfg, dab_proof *pf, const dab_proof_s
   bool has_rate = false;
   if (s->state == DAB_PROOF_OPEN) {
     subtree_estimate(pf, &nsub, &sbt);
-    has_rate = rate_estimate(cfg, pf, s, cfg->rate_window > 0 ? cfg->rate_window : 4 * 3600.0, &rate);
+    has_rate = rate_estimate(cfg, pf, s, cfg->rate_window > 0 ? cfg->rate_window : RATE_WINDOW, &rate);
   }
   char rate_json[320] = "";
   if (has_rate && cfg->json)
@@ -665,6 +674,12 @@ static int do_run(const proof_cfg *cfg, dab_proof *pf, const dab_proof_load_info
   }
   int solved = 0, abandoned = 0, rc = CLI_OK;
   dab_proof_summary s;
+  ctx.threads = (int)cfg->threads;
+  if (ctx.tty && !dab_proof_eval(pf, &s, NULL, 0, NULL, &err) && s.state == DAB_PROOF_OPEN) {
+    rate_est rate;
+    if (rate_estimate(cfg, pf, &s, cfg->rate_window > 0 ? cfg->rate_window : RATE_WINDOW, &rate) && rate.closed > 0)
+      ctx.leaf_cpu = rate.window_cpu / (double)rate.closed;
+  }
   for (;;) {
     size_t nopen;
     st = dab_proof_eval(pf, &s, open, MAXOPEN, &nopen, &err);
