@@ -240,17 +240,18 @@ static int cmp_date_desc(const void *a, const void *b) {
 
 /*
 ** The rate the proof has actually been closing at: the proof is rebuilt
-** as it stood before the last `window` CPU seconds of records (at the date
-** of the newest record older than them; the empty proof when there are
-** not that many), and the open leaves then and now are compared, against
+** as it stood before the last cfg->rate_window CPU seconds of records (at
+** the date of the newest record older than them; the empty proof when
+** there are not that many), and the open leaves then and now are compared,
+** against
 ** the CPU time of every record and given-up search since.  Unlike the
 ** estimates by medians and means, this charges the searches given up, the
 ** leaves that follow them and the candidates refuted, and credits the
 ** leaves that transpositions closed for free.
 ** RETURN: false when there is no history to measure (out untouched).
 */
-static bool rate_estimate(const proof_cfg *cfg, dab_proof *pf, const dab_proof_summary *now, double window,
-                          rate_est *out) {
+static bool rate_estimate(const proof_cfg *cfg, dab_proof *pf, const dab_proof_summary *now, rate_est *out) {
+  double window = cfg->rate_window;
   size_t nr;
   const dab_proof_rec *r = dab_proof_records(pf, &nr);
   const dab_proof_rec **by_date = malloc((nr ? nr : 1) * sizeof *by_date);
@@ -261,7 +262,8 @@ static bool rate_estimate(const proof_cfg *cfg, dab_proof *pf, const dab_proof_s
   qsort(by_date, nd, sizeof *by_date, cmp_date_desc);
   double cpu = 0;
   size_t i = 0;
-  for (; i < nd && cpu < window; i++) cpu += by_date[i]->seconds * (by_date[i]->threads > 0 ? by_date[i]->threads : 1);
+  for (; i < nd && cpu < window; i++)
+    cpu += by_date[i]->seconds * (by_date[i]->threads > 0 ? by_date[i]->threads : 1);
   snprintf(out->since, sizeof out->since, "%s", i < nd ? by_date[i]->date : "0");
   free(by_date);
   if (!nd) return false;
@@ -293,16 +295,15 @@ static void print_summary(const proof_cfg *cfg, dab_proof *pf, const dab_proof_s
   bool has_rate = false;
   if (s->state == DAB_PROOF_OPEN) {
     subtree_estimate(pf, &nsub, &sbt);
-    has_rate = rate_estimate(cfg, pf, s, cfg->rate_window > 0 ? cfg->rate_window : RATE_WINDOW, &rate);
+    has_rate = rate_estimate(cfg, pf, s, &rate);
   }
-  char rate_json[320] = "";
+  char rate_json[320] = "", rate_eta[32] = "null";
+  if (has_rate && rate.closed > 0) snprintf(rate_eta, sizeof rate_eta, "%.3f", rate.eta_cpu);
   if (has_rate && cfg->json)
     snprintf(rate_json, sizeof rate_json,
-             ",\"rate_since\":\"%s\",\"rate_window_cpu_seconds\":%.3f,\"rate_leaves_closed\":%lld%s",
-             rate.since, rate.window_cpu, rate.closed, rate.closed > 0 ? "" : ",\"rate_eta_cpu_seconds\":null");
-  if (has_rate && cfg->json && rate.closed > 0)
-    snprintf(rate_json + strlen(rate_json), sizeof rate_json - strlen(rate_json), ",\"rate_eta_cpu_seconds\":%.3f",
-             rate.eta_cpu);
+             ",\"rate_since\":\"%s\",\"rate_window_cpu_seconds\":%.3f,\"rate_leaves_closed\":%lld,"
+             "\"rate_eta_cpu_seconds\":%s",
+             rate.since, rate.window_cpu, rate.closed, rate_eta);
   /* the ETA by the mean: subtree costs are heavy-tailed (docs/proofs.md),
   ** so the median alone under-estimates badly */
   if (nsub && cfg->json)
@@ -677,7 +678,7 @@ static int do_run(const proof_cfg *cfg, dab_proof *pf, const dab_proof_load_info
   ctx.threads = (int)cfg->threads;
   if (ctx.tty && !dab_proof_eval(pf, &s, NULL, 0, NULL, &err) && s.state == DAB_PROOF_OPEN) {
     rate_est rate;
-    if (rate_estimate(cfg, pf, &s, cfg->rate_window > 0 ? cfg->rate_window : RATE_WINDOW, &rate) && rate.closed > 0)
+    if (rate_estimate(cfg, pf, &s, &rate) && rate.closed > 0)
       ctx.leaf_cpu = rate.window_cpu / (double)rate.closed;
   }
   for (;;) {
@@ -814,7 +815,8 @@ static int do_run(const proof_cfg *cfg, dab_proof *pf, const dab_proof_load_info
 
 int dab_solve_proof(int argc, char **argv) {
   if (cli_help_requested(argc, argv, usage)) return CLI_OK;
-  proof_cfg cfg = {.depth = -1, .threads = 1, .hash = 2ull << 30, .seed = (long)time(NULL)};
+  proof_cfg cfg = {.depth = -1, .threads = 1, .hash = 2ull << 30, .seed = (long)time(NULL),
+                   .rate_window = RATE_WINDOW};
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
     if (!strcmp(a, "--json")) cfg.json = true;
