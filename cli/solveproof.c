@@ -243,8 +243,7 @@ static int cmp_date_desc(const void *a, const void *b) {
 ** as it stood before the last cfg->rate_window CPU seconds of records (at
 ** the date of the newest record older than them; the empty proof when
 ** there are not that many), and the open leaves then and now are compared,
-** against
-** the CPU time of every record and given-up search since.  Unlike the
+** against the CPU time of every record and given-up search since.  Unlike the
 ** estimates by medians and means, this charges the searches given up, the
 ** leaves that follow them and the candidates refuted, and credits the
 ** leaves that transpositions closed for free.
