@@ -560,6 +560,13 @@ static int cmp_double(const void *a, const void *b) {
   return x < y ? -1 : x > y;
 }
 
+/* CPU seconds (seconds x threads) of the given-up searches n[0..k). */
+static double notes_cpu(const gave_up_note *n, size_t k) {
+  double cpu = 0;
+  for (size_t i = 0; i < k; i++) cpu += n[i].seconds * n[i].threads;
+  return cpu;
+}
+
 dab_status dab_proof_eval(dab_proof *pf, dab_proof_summary *sum, dab_proof_claim *open, size_t max_open,
                           size_t *nopen, dab_err *err) {
   memset(sum, 0, sizeof *sum);
@@ -595,8 +602,7 @@ dab_status dab_proof_eval(dab_proof *pf, dab_proof_summary *sum, dab_proof_claim
     sum->cpu_seconds += r->seconds * (r->threads > 0 ? r->threads : 1);
     if (secs) secs[i] = r->seconds;
   }
-  for (size_t i = 0; i < pf->ngave_up; i++) sum->given_up_cpu_seconds += pf->gave_up[i].seconds * pf->gave_up[i].threads;
-  for (size_t i = 0; i < pf->nsplit; i++) sum->given_up_cpu_seconds += pf->split[i].seconds * pf->split[i].threads;
+  sum->given_up_cpu_seconds = notes_cpu(pf->gave_up, pf->ngave_up) + notes_cpu(pf->split, pf->nsplit);
   if (secs) {
     qsort(secs, pf->nrecs, sizeof *secs, cmp_double);
     sum->median_seconds = secs[pf->nrecs / 2];
