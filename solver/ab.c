@@ -155,8 +155,7 @@ static int keycache_bits(const dab_ab_opts *o) {
 
 uint64_t dab_ab_memory(const dab_ab_opts *o) {
   uint64_t tt = o->no_tt ? 64 : o->hash_bytes ? o->hash_bytes : 1ull << 30;
-  uint64_t bucket = 64, n = 1;
-  while (n * 2 * bucket <= tt) n *= 2; /* dab_tt_init's rounding */
+  uint64_t bucket = sizeof(dab_tt_bucket), n = tt / bucket > 0 ? tt / bucket : 1; /* dab_tt_init's rounding */
   uint64_t caches = o->graph_keys && !o->no_tt ? sizeof(keycache_entry) << keycache_bits(o) : 0;
   return n * bucket + caches;
 }

@@ -134,8 +134,8 @@ typedef struct dab_ab_stats {
 
 typedef struct dab_ab dab_ab;
 
-/* Bytes a solver with options o allocates: the table (rounded down to a
-** power of two of 64-byte buckets) plus the graph-key cache the threads share. */
+/* Bytes a solver with options o allocates: the table (rounded down to
+** whole 64-byte buckets) plus the graph-key cache the threads share. */
 uint64_t dab_ab_memory(const dab_ab_opts *o);
 
 /*

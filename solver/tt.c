@@ -42,20 +42,29 @@ static inline bool d_match(uint64_t chk, uint64_t d, uint64_t key, uint32_t chec
   return (chk ^ d) == key && (uint32_t)(d >> CK_SHIFT) == (check & CK_MASK);
 }
 
+/* The bucket of hash h: the high half of h * nbuckets (multiply-shift
+** range reduction), so any number of buckets works, not only powers of
+** two (a 12 GiB --hash gets 12 GiB), for one multiply instead of a mask.
+** It reads h's high bits, so DAB_TT_DIRECT picks its way from the low
+** ones. */
+static inline uint64_t bucket_of(const dab_tt *tt, uint64_t h) {
+  return (uint64_t)(((unsigned __int128)h * tt->nbuckets) >> 64);
+}
+static inline int direct_way(uint64_t h) { return (int)(h & (DAB_TT_WAYS - 1)); }
+
 static inline uint64_t ld(const uint64_t *p) { return __atomic_load_n(p, __ATOMIC_RELAXED); }
 static inline void st(uint64_t *p, uint64_t v) { __atomic_store_n(p, v, __ATOMIC_RELAXED); }
 
 dab_status dab_tt_init(dab_tt *tt, uint64_t bytes, dab_tt_policy policy, dab_err *err) {
   memset(tt, 0, sizeof *tt);
-  uint64_t n = 1;
-  while (n * 2 * sizeof(dab_tt_bucket) <= bytes) n *= 2;
+  uint64_t n = bytes / sizeof(dab_tt_bucket);
+  if (n < 1) n = 1;
   /* zeroed by the OS, on huge pages (sysmem.h): no memset */
   tt->bucket = dab_huge_map(n * sizeof(dab_tt_bucket));
   if (!tt->bucket)
     return dab_fail(err, DAB_ENOMEM, "out of memory for a %llu MiB transposition table",
                     (unsigned long long)((n * sizeof(dab_tt_bucket)) >> 20));
   tt->nbuckets = n;
-  tt->mask = n - 1;
   tt->policy = policy;
   tt->generation = 1;
   return DAB_OK;
@@ -91,7 +100,7 @@ bool dab_tt_read(const dab_tt *tt, uint64_t slot, uint64_t *key, uint32_t *check
   /* re-read: a store between the two loads shows as a changed data word */
   if (ld(&e->data) != d) return false;
   /* the bucket must be the key's own, else the pair is torn */
-  if ((XXH3_64bits(&k, sizeof k) & tt->mask) != slot / DAB_TT_WAYS) return false;
+  if (bucket_of(tt, XXH3_64bits(&k, sizeof k)) != slot / DAB_TT_WAYS) return false;
   *key = k;
   *check = (uint32_t)(d >> CK_SHIFT);
   hit->lower = d_lower(d);
@@ -101,16 +110,14 @@ bool dab_tt_read(const dab_tt *tt, uint64_t slot, uint64_t *key, uint32_t *check
   return true;
 }
 
-uint64_t dab_tt_index(const dab_tt *tt, uint64_t key) {
-  return XXH3_64bits(&key, sizeof key) & tt->mask;
-}
+uint64_t dab_tt_index(const dab_tt *tt, uint64_t key) { return bucket_of(tt, XXH3_64bits(&key, sizeof key)); }
 
 bool dab_tt_probe_checked(const dab_tt *tt, uint64_t key, uint32_t check, dab_tt_hit *hit) {
   uint64_t h = XXH3_64bits(&key, sizeof key);
-  const dab_tt_bucket *b = &tt->bucket[h & tt->mask];
+  const dab_tt_bucket *b = &tt->bucket[bucket_of(tt, h)];
   int w0 = 0, w1 = DAB_TT_WAYS;
   if (tt->policy == DAB_TT_DIRECT) {
-    w0 = (int)(h >> 62);
+    w0 = direct_way(h);
     w1 = w0 + 1;
   }
   for (int w = w0; w < w1; w++) {
@@ -127,10 +134,10 @@ bool dab_tt_probe_checked(const dab_tt *tt, uint64_t key, uint32_t check, dab_tt
 
 void dab_tt_store_checked(dab_tt *tt, uint64_t key, uint32_t check, int lower, int upper, int move, int work) {
   uint64_t h = XXH3_64bits(&key, sizeof key);
-  dab_tt_bucket *b = &tt->bucket[h & tt->mask];
+  dab_tt_bucket *b = &tt->bucket[bucket_of(tt, h)];
   uint8_t gen = __atomic_load_n(&tt->generation, __ATOMIC_RELAXED); /* bumped by running drivers */
   if (tt->policy == DAB_TT_DIRECT) {
-    dab_tt_entry *e = &b->e[h >> 62];
+    dab_tt_entry *e = &b->e[direct_way(h)];
     uint64_t d = ld(&e->data);
     if (d && d_match(ld(&e->check), d, key, check)) {
       if (d_lower(d) > lower) lower = d_lower(d);

@@ -12,9 +12,9 @@
 #include "err.h"
 
 /*
-** Layout.  The table is an array of 2^k buckets of DAB_TT_WAYS entries;
-** one bucket is one 64-byte cache line.  The bucket of a key is the low
-** bits of XXH3_64(key).  Every entry holds the WHOLE key (positions have
+** Layout.  The table is an array of n buckets of DAB_TT_WAYS entries;
+** one bucket is one 64-byte cache line.  The bucket of a key is the high
+** half of XXH3_64(key) * n, so n need not be a power of two.  Every entry holds the WHOLE key (positions have
 ** <= 64 lines), so a hit is never a false hit.
 **
 **   entry (16 bytes)
@@ -67,7 +67,6 @@ typedef enum dab_tt_policy {
 
 typedef struct dab_tt {
   dab_tt_bucket *bucket;
-  uint64_t mask;          /* buckets - 1 */
   uint64_t nbuckets;
   dab_tt_policy policy;
   uint8_t generation;
@@ -80,8 +79,8 @@ typedef struct dab_tt_hit {
 } dab_tt_hit;
 
 /*
-** Allocates a table of at most `bytes` bytes (rounded down to a power of
-** two of buckets, at least one bucket).
+** Allocates a table of at most `bytes` bytes (rounded down to whole
+** 64-byte buckets, at least one bucket).
 ** RETURN: DAB_OK, or DAB_ENOMEM with a message (nothing allocated).
 ** NOTES: the memory is an anonymous mapping zeroed by the OS, its pages
 ** faulted in once here, in order (not cleared by a memset).
