@@ -38,6 +38,12 @@ ok=d["value"]==2 and d["source"]=="search" and len(d["pv"])==22 and d["nodes"]>0
    and "seconds" in d and d["tt"]["capacity"]>0 and d["pv"][0] in d["best"]
 sys.exit(0 if ok else 1)' "$out"
 
+# --hash takes any size: 3M is 49,152 buckets of 4 entries (a power-of-two
+# rounding would give 2M, 32,768 buckets).
+run solve 2x4 --json --search --hash 3M --no-store
+check "--hash 3M: a 3 MiB table" py '
+import json,sys; d=json.loads(sys.argv[1]); sys.exit(0 if d["tt"]["capacity"]==3*2**20//64*4 else 1)' "$out"
+
 # Text output names pv and search statistics.
 run solve 2x3 --search --hash 16M
 check "text output has pv and nodes" grep -q "^pv " <<<"$out"
