@@ -187,7 +187,10 @@ for i, l in enumerate(lines):
         recs.append((d, float(kv["seconds"]) * int(kv["threads"])))
 open(f, "w").write("\n".join(lines))
 recs.sort(reverse=True)
-window = max(sum(c for _, c in recs[: len(recs) // 3]), 0.001)
+# the window as dab will read it back from the printed text: rounded
+# differently, it can end the walk below on the other side of a run of
+# 0.000 s records (an intermittent failure on a loaded machine)
+window = float("%.6f" % max(sum(c for _, c in recs[: len(recs) // 3]), 0.001))
 cpu, i = 0.0, 0
 while i < len(recs) and cpu < window:  # the window rule of the summary
     cpu += recs[i][1]
@@ -195,7 +198,7 @@ while i < len(recs) and cpu < window:  # the window rule of the summary
 since = recs[i][0]
 keep = [l for l in lines if not re.search(r" date=(\S+)", l) or re.search(r" date=(\S+)", l).group(1) <= since]
 open(os.path.join(then, os.path.basename(f)), "w").write("\n".join(keep))
-print("%.6f" % window, since)
+print(repr(window), since)
 PY
 read -r window since < "$T/d2win"
 run solve 3x4 --proof "$T/d2then" --verify --no-store --json
