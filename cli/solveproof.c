@@ -190,7 +190,7 @@ static void subtree_estimate(dab_proof *pf, size_t *n, subtree_times *st) {
     for (size_t i = 0; i < nr; i++)
       if (__builtin_popcountll(r[i].pos) == want) {
         int kind = r[i].dir == DAB_PROOF_LE;
-        cpu[k] = r[i].seconds * (r[i].threads > 1 ? r[i].threads : 1);
+        cpu[k] = dab_proof_rec_cpu(&r[i]);
         sum[kind] += cpu[k];
         st->attempts[kind]++;
         t[k++] = r[i].seconds;
@@ -261,8 +261,7 @@ static bool rate_estimate(const proof_cfg *cfg, dab_proof *pf, const dab_proof_s
   qsort(by_date, nd, sizeof *by_date, cmp_date_desc);
   double cpu = 0;
   size_t i = 0;
-  for (; i < nd && cpu < window; i++)
-    cpu += by_date[i]->seconds * (by_date[i]->threads > 0 ? by_date[i]->threads : 1);
+  for (; i < nd && cpu < window; i++) cpu += dab_proof_rec_cpu(by_date[i]);
   snprintf(out->since, sizeof out->since, "%s", i < nd ? by_date[i]->date : "0");
   free(by_date);
   if (!nd) return false;

@@ -155,9 +155,8 @@ static int keycache_bits(const dab_ab_opts *o) {
 
 uint64_t dab_ab_memory(const dab_ab_opts *o) {
   uint64_t tt = o->no_tt ? 64 : o->hash_bytes ? o->hash_bytes : 1ull << 30;
-  uint64_t bucket = sizeof(dab_tt_bucket), n = tt / bucket > 0 ? tt / bucket : 1; /* dab_tt_init's rounding */
   uint64_t caches = o->graph_keys && !o->no_tt ? sizeof(keycache_entry) << keycache_bits(o) : 0;
-  return n * bucket + caches;
+  return dab_tt_buckets_for(tt) * sizeof(dab_tt_bucket) + caches;
 }
 
 int dab_ab_open_boxes(const dab_geom *g, uint64_t p) {

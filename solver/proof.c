@@ -599,7 +599,7 @@ dab_status dab_proof_eval(dab_proof *pf, dab_proof_summary *sum, dab_proof_claim
     const dab_proof_rec *r = &pf->recs[i];
     if (!r->proved) sum->refuted++;
     sum->seconds += r->seconds;
-    sum->cpu_seconds += r->seconds * (r->threads > 0 ? r->threads : 1);
+    sum->cpu_seconds += dab_proof_rec_cpu(r);
     if (secs) secs[i] = r->seconds;
   }
   sum->given_up_cpu_seconds = notes_cpu(pf->gave_up, pf->ngave_up) + notes_cpu(pf->split, pf->nsplit);

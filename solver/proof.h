@@ -111,6 +111,11 @@ typedef struct dab_proof_rec {
   int line;             /* its line number there */
 } dab_proof_rec;
 
+/* A record's CPU time: its seconds x its threads (1 when not recorded). */
+static inline double dab_proof_rec_cpu(const dab_proof_rec *r) {
+  return r->seconds * (r->threads > 0 ? r->threads : 1);
+}
+
 /* The state of the whole proof, from dab_proof_eval. */
 typedef struct dab_proof_summary {
   int state;                    /* dab_proof_state of the root claim */

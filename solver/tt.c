@@ -57,8 +57,7 @@ static inline void st(uint64_t *p, uint64_t v) { __atomic_store_n(p, v, __ATOMIC
 
 dab_status dab_tt_init(dab_tt *tt, uint64_t bytes, dab_tt_policy policy, dab_err *err) {
   memset(tt, 0, sizeof *tt);
-  uint64_t n = bytes / sizeof(dab_tt_bucket);
-  if (n < 1) n = 1;
+  uint64_t n = dab_tt_buckets_for(bytes);
   /* zeroed by the OS, on huge pages (sysmem.h): no memset */
   tt->bucket = dab_huge_map(n * sizeof(dab_tt_bucket));
   if (!tt->bucket)

@@ -14,8 +14,9 @@
 /*
 ** Layout.  The table is an array of n buckets of DAB_TT_WAYS entries;
 ** one bucket is one 64-byte cache line.  The bucket of a key is the high
-** half of XXH3_64(key) * n, so n need not be a power of two.  Every entry holds the WHOLE key (positions have
-** <= 64 lines), so a hit is never a false hit.
+** half of XXH3_64(key) * n, so n need not be a power of two.  Every entry
+** holds the WHOLE key (positions have <= 64 lines), so a hit is never a
+** false hit.
 **
 **   entry (16 bytes)
 **   +------------------------+------------------------------------------+
@@ -86,6 +87,10 @@ typedef struct dab_tt_hit {
 ** faulted in once here, in order (not cleared by a memset).
 */
 dab_status dab_tt_init(dab_tt *tt, uint64_t bytes, dab_tt_policy policy, dab_err *err);
+/* The buckets dab_tt_init allocates for `bytes` (for memory plans). */
+static inline uint64_t dab_tt_buckets_for(uint64_t bytes) {
+  return bytes / sizeof(dab_tt_bucket) > 0 ? bytes / sizeof(dab_tt_bucket) : 1;
+}
 void dab_tt_free(dab_tt *tt);
 
 /* Forgets every entry. */
