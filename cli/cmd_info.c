@@ -65,9 +65,9 @@ int dab_cmd_info(int argc, char **argv) {
   dab_status st = dabtb_meta_each(tb, print_meta, &c, &err);
   if (c.json) {
     printf("},\"rows\":%d,\"cols\":%d,\"positions\":%llu,\"indexed\":%llu,\"canonical\":%llu,"
-           "\"solved\":%llu,\"table\":%s,\"file_bytes\":%lld}\n",
+           "\"solved\":%llu,\"shapes\":%llu,\"table\":%s,\"file_bytes\":%lld}\n",
            cov.rows, cov.cols, (unsigned long long)cov.positions, (unsigned long long)cov.indexed,
-           (unsigned long long)cov.canonical, (unsigned long long)cov.solved,
+           (unsigned long long)cov.canonical, (unsigned long long)cov.solved, (unsigned long long)cov.shapes,
            dabtb_has_table(tb) ? "true" : "false", size);
   } else {
     if (dabtb_has_table(tb))
@@ -78,6 +78,9 @@ int dab_cmd_info(int argc, char **argv) {
              cov.rows, cov.cols);
     printf("%-24s %llu records (bounds proved by search; docs/persistence.md)\n", "solved",
            (unsigned long long)cov.solved);
+    if (cov.shapes)
+      printf("%-24s %llu records (graph-keyed bounds a checkpoint saved, to seed a rerun)\n", "shapes",
+             (unsigned long long)cov.shapes);
     if (size >= 0) printf("%-24s %lld\n", "file_bytes", size);
   }
   dabtb_close(tb);

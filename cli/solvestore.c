@@ -197,7 +197,7 @@ size_t solvestore_put_bounds(size_t n, const uint64_t *pos, const int *lower, co
   if (!S.rows || !S.can_write || !n) return 0;
   dabtb_solved *recs = malloc(n * sizeof *recs);
   if (!recs) return 0;
-  for (size_t i = 0; i < n; i++) recs[i] = (dabtb_solved){lower[i], upper[i], -1, 0, 0};
+  for (size_t i = 0; i < n; i++) recs[i] = (dabtb_solved){lower[i], upper[i], -1, 0, 0, 0};
   uint64_t before = S.written;
   put(n, pos, recs);
   free(recs);
@@ -334,7 +334,7 @@ static void checkpoint(dab_ab *ab, bool bounds_too, int min_work) {
         if (hashed) shapes[nshapes++] = (dabtb_shape){key, check, e.lower, e.upper, work};
         else {
           pos[n] = key;
-          recs[n++] = (dabtb_solved){e.lower, e.upper, -1, 0, 0};
+          recs[n++] = (dabtb_solved){e.lower, e.upper, -1, 0, 0, work};
         }
       }
     }
@@ -351,33 +351,62 @@ static void checkpoint(dab_ab *ab, bool bounds_too, int min_work) {
   S.checkpoint_cost = S.last_checkpoint - t0;
 }
 
+/*
+** Seeding a rerun's table from the store.  A whole solve's result (work 0)
+** is always pinned.  Checkpoint entries are pinned too while the file
+** holds at most twice as many as the table has slots: they are what the
+** killed search knew, and pinned they stay through its generation changes.
+** A store much larger than the table fills every bucket with pinned
+** entries and crowds the search out, so then each comes back at the
+** weight it had.  Measured on 2x6 (fresh 14.96 M nodes at 32 MiB), rerun
+** with 490 K checkpoint shapes (the crossing is near 4 per slot):
+**   table slots  pinned   weighted   fresh
+**     262 K      11.3 M    15.4 M    17.2 M
+**     131 K      23.7 M    24.3 M    24.8 M
+**      65 K     109.1 M    63.8 M    67.2 M
+** and at 2 M slots pinned beat weighted 9.2 M to 12.2 M (session 12).
+*/
+typedef struct seed_ctx {
+  dab_ab *ab;
+  bool pin;
+} seed_ctx;
+
 static int seed_one(void *ctx, uint64_t key, const dabtb_solved *r) {
-  dab_ab_seed(ctx, key, r->lower, r->upper, NULL);
+  const seed_ctx *c = ctx;
+  dab_ab_seed(c->ab, key, r->lower, r->upper, c->pin || !r->work ? DAB_AB_SEED_KEEP : r->work, NULL);
   return 0;
 }
 
 static int seed_shape(void *ctx, const dabtb_shape *r) {
-  dab_ab_seed_key(ctx, r->key, r->check, r->lower, r->upper);
+  const seed_ctx *c = ctx;
+  dab_ab_seed_key(c->ab, r->key, r->check, r->lower, r->upper, c->pin ? DAB_AB_SEED_KEEP : r->work);
   return 0;
 }
 
 void solvestore_seed(dab_ab *ab) {
   if (!S.st || S.seeded == ab) return;
   dab_err err;
-  if (dabtb_store_each(S.st, seed_one, ab, &err)) warn_once("reading the solved store", err.msg);
-  if (dabtb_shapes_each(S.st, seed_shape, ab, &err)) warn_once("reading the shapes store", err.msg);
+  uint64_t records = 0, shapes = 0;
+  if (dabtb_store_count(S.st, &records, &err) || dabtb_shapes_count(S.st, &shapes, &err))
+    warn_once("reading the solved store", err.msg);
+  seed_ctx c = {ab, records + shapes <= 2 * dab_tt_capacity(dab_ab_tt(ab))};
+  if (dabtb_store_each(S.st, seed_one, &c, &err)) warn_once("reading the solved store", err.msg);
+  if (dabtb_shapes_each(S.st, seed_shape, &c, &err)) warn_once("reading the shapes store", err.msg);
   S.seeded = ab;
 }
 
-/* Time for a periodic checkpoint (at most 5% of the time on them)? */
+/* Time for a periodic checkpoint (at most 5% of the time on them)?
+** $DAB_CHECKPOINT_SECONDS sets a fixed period instead (tests: a kill then
+** finds a recent checkpoint whatever the checkpoints cost). */
 static bool checkpoint_due(void) {
-  static double every_min = -1;
-  if (every_min < 0) { /* $DAB_CHECKPOINT_SECONDS overrides (tests) */
+  static double fixed = -1;
+  if (fixed < 0) {
     const char *e = getenv("DAB_CHECKPOINT_SECONDS");
-    every_min = e && atof(e) > 0 ? atof(e) : CHECKPOINT_EVERY_SECONDS;
+    fixed = e && atof(e) > 0 ? atof(e) : 0;
   }
   double every = 20 * S.checkpoint_cost;
-  if (every < every_min) every = every_min;
+  if (every < CHECKPOINT_EVERY_SECONDS) every = CHECKPOINT_EVERY_SECONDS;
+  if (fixed > 0) every = fixed;
   return S.tracking && S.last_checkpoint > 0 && now_s() - S.last_checkpoint >= every;
 }
 
@@ -402,7 +431,7 @@ void solvestore_on_bound(void *ctx, int lower, int upper) {
   dab_ab_stats s;
   dab_ab_get_stats(S.cur_ab, &s);
   dabtb_solved r = {lower, upper, -1, S.prior_nodes + (s.nodes - S.node_base),
-                    S.prior_seconds + (now_s() - S.t_base)};
+                    S.prior_seconds + (now_s() - S.t_base), 0};
   put(1, &S.cur, &r);
   /* Long solves: save the expensive table entries now and then, so that
   ** even a kill -9 leaves them (on_bound runs between searches). */
@@ -433,7 +462,7 @@ static dab_status solve_tracked(dab_ab *ab, uint64_t p, bool eager, int *value, 
   if (st == DAB_OK || st == DAB_ECANCELED) {
     dab_ab_get_stats(ab, &s);
     dabtb_solved r = {st ? lo : *value, st ? hi : *value, -1, S.prior_nodes + (s.nodes - S.node_base),
-                      S.prior_seconds + (now_s() - S.t_base)};
+                      S.prior_seconds + (now_s() - S.t_base), 0};
     if (!had || r.lower > prior.lower || r.upper < prior.upper) put(1, &p, &r);
   }
   if (st == DAB_ECANCELED) checkpoint(ab, true, 1); /* resume from here */
@@ -457,7 +486,7 @@ static void solved_child(void *ctx, uint64_t c, int v, uint64_t nodes, double se
   pthread_mutex_lock(&store_lock);
   dabtb_solved prior;
   bool had = get(c, &prior);
-  dabtb_solved r = {v, v, -1, (had ? prior.nodes : 0) + nodes, (had ? prior.seconds : 0) + seconds};
+  dabtb_solved r = {v, v, -1, (had ? prior.nodes : 0) + nodes, (had ? prior.seconds : 0) + seconds, 0};
   put(1, &c, &r);
   pthread_mutex_unlock(&store_lock);
 }
@@ -486,13 +515,13 @@ void solvestore_finish(dab_ab *ab, uint64_t root, const dab_analysis *a, bool va
   if (pos && recs && seen && S.can_write) {
     /* The root with a best move, and the principal variation. */
     pos[n] = root;
-    recs[n++] = (dabtb_solved){v, v, !value_only && a->nbest ? a->best[0] : -1, 0, 0};
+    recs[n++] = (dabtb_solved){v, v, !value_only && a->nbest ? a->best[0] : -1, 0, 0, 0};
     uint64_t p = root;
     int val = v;
     for (int i = 0; i < npv && !(p >> pv[i] & 1); i++) {
       int k = dab64_completes(g, p, pv[i]);
       pos[n] = p;
-      recs[n++] = (dabtb_solved){val, val, pv[i], 0, 0};
+      recs[n++] = (dabtb_solved){val, val, pv[i], 0, 0, 0};
       val = k ? val - k : -val;
       p |= 1ull << pv[i];
     }
@@ -512,7 +541,7 @@ void solvestore_finish(dab_ab *ab, uint64_t root, const dab_analysis *a, bool va
           if (open_boxes(c) && dab_ab_probe(ab, c, &hit) &&
               hit.lower == hit.upper && n < cap) {
             pos[n] = c;
-            recs[n++] = (dabtb_solved){hit.lower, hit.upper, -1, 0, 0};
+            recs[n++] = (dabtb_solved){hit.lower, hit.upper, -1, 0, 0, 0};
           }
         }
         if (!f2) break;

@@ -1268,9 +1268,10 @@ bool dab_ab_probe(const dab_ab *ab, uint64_t p, dab_tt_hit *hit) {
   return dab_tt_probe_checked(&ab->tt, pk.key, pk.check, hit);
 }
 
-dab_status dab_ab_seed(dab_ab *ab, uint64_t p, int lower, int upper, dab_err *err) {
+dab_status dab_ab_seed(dab_ab *ab, uint64_t p, int lower, int upper, int work, dab_err *err) {
   dab_status st = check_position(ab, p, err);
   if (st) return st;
+  if (work < 0 || work > 63) return dab_fail(err, DAB_EINPUT, "seed work %d is not 0..63", work);
   if (ab->o.no_tt) return DAB_OK;
   int n = dab_ab_open_boxes(&ab->g, p);
   if (lower < -n) lower = -n;
@@ -1279,15 +1280,15 @@ dab_status dab_ab_seed(dab_ab *ab, uint64_t p, int lower, int upper, dab_err *er
     return dab_fail(err, DAB_EINPUT, "seed bounds [%d,%d] leave no value for %d open boxes", lower, upper, n);
   pos_key pk;
   position_key(ab, NULL, p, &pk);
-  /* Work 60: as if 2^59 nodes stood behind it, so the replacement policy
-  ** keeps it over anything a search stores. */
-  dab_tt_store_checked(&ab->tt, pk.key, pk.check, lower, upper, -1, 60);
+  /* DAB_AB_SEED_KEEP (60): as if 2^59 nodes stood behind it, so the
+  ** replacement policy keeps it over anything a search stores. */
+  dab_tt_store_checked(&ab->tt, pk.key, pk.check, lower, upper, -1, work);
   return DAB_OK;
 }
 
-dab_status dab_ab_seed_key(dab_ab *ab, uint64_t key, uint32_t check, int lower, int upper) {
+dab_status dab_ab_seed_key(dab_ab *ab, uint64_t key, uint32_t check, int lower, int upper, int work) {
   if (ab->o.no_tt) return DAB_OK;
-  if (lower > upper) return DAB_EINPUT;
-  dab_tt_store_checked(&ab->tt, key, check, lower, upper, -1, 60);
+  if (lower > upper || work < 0 || work > 63) return DAB_EINPUT;
+  dab_tt_store_checked(&ab->tt, key, check, lower, upper, -1, work);
   return DAB_OK;
 }

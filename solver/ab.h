@@ -240,8 +240,12 @@ int dab_ab_open_boxes(const dab_geom *g, uint64_t p);
 /*
 ** Seeds the transposition table with proved bounds of p (e.g. from the
 ** tablebase's solved store): lower <= value(p) <= upper.  They must be
-** TRUE bounds; they merge with what the table holds (intersection) and
-** are kept over search entries by the replacement policy.
+** TRUE bounds; they merge with what the table holds (intersection).
+** work weighs them for the replacement policy as the table weighs its own
+** entries: 1 + floor(log2(nodes behind them)), at most 63.
+** DAB_AB_SEED_KEEP keeps them over anything a search stores: right for a
+** few precious results (a root, its moves), wrong for a table's worth of
+** checkpoint entries, which would crowd the search out of its table.
 ** RETURN: DAB_OK; DAB_EINPUT if p has lines outside the board or the
 ** bounds (clamped to -n..n for n open boxes) are empty.
 ** NOTES: the search reads the table only at quiet positions (no box with
@@ -249,14 +253,17 @@ int dab_ab_open_boxes(const dab_geom *g, uint64_t p);
 ** positions is harmless but does nothing.  Not thread-safe against a
 ** running solve of the same solver.
 */
-dab_status dab_ab_seed(dab_ab *ab, uint64_t p, int lower, int upper, dab_err *err);
+#define DAB_AB_SEED_KEEP 60
+dab_status dab_ab_seed(dab_ab *ab, uint64_t p, int lower, int upper, int work, dab_err *err);
 
 /*
 ** Stores proved bounds under a raw table key (key, check) as read from
 ** this solver's table by a checkpoint (dab_tt_read): the way graph-keyed
 ** entries, which name no position, are carried into a later search.
-** RETURN: DAB_OK, or DAB_EINPUT when lower > upper (nothing stored).
+** work as in dab_ab_seed (normally the work the checkpoint read).
+** RETURN: DAB_OK, or DAB_EINPUT when lower > upper or work is not 0..63
+** (nothing stored).
 */
-dab_status dab_ab_seed_key(dab_ab *ab, uint64_t key, uint32_t check, int lower, int upper);
+dab_status dab_ab_seed_key(dab_ab *ab, uint64_t key, uint32_t check, int lower, int upper, int work);
 
 #endif

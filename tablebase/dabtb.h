@@ -113,6 +113,7 @@ typedef struct dabtb_coverage {
   uint64_t indexed;         /* entries in the dense table (quiet, border-normal) */
   uint64_t canonical;       /* of those, canonical ones (the stored values) */
   uint64_t solved;          /* entries of the sparse `solved` map */
+  uint64_t shapes;          /* entries of the shapes store (graph-keyed checkpoint bounds) */
   int format_version;
 } dabtb_coverage;
 
@@ -251,6 +252,9 @@ typedef struct dabtb_solved {
   int best;            /* a best move (line id), -1 = none */
   uint64_t nodes;      /* search work behind these bounds */
   double seconds;
+  int work;            /* 0: the result of a whole solve (kept first when
+                       ** seeding a search); 1..63: bounds a checkpoint saved
+                       ** from a search's table, 1 + floor(log2(nodes below)) */
 } dabtb_solved;
 
 /* dabtb_store_open modes. */
@@ -303,7 +307,8 @@ dab_status dabtb_store_get(dabtb_store *s, uint64_t pos, dabtb_solved *rec, bool
 ** bounds), then rounded to the value's parity (value = boxes left mod 2);
 ** the best move is the new one when given, else the old; nodes and
 ** seconds are the larger of the two (a writer continuing a stored proof
-** passes old + new).  Two records for one key within the call merge too.
+** passes old + new); work is 0 when either is 0 (a whole solve's result
+** stays one), else the larger.  Two records for one key within the call merge too.
 ** Bounds beyond -R..R (R = open boxes of the position; e.g. -128/127 for
 ** "none") are clamped: they hold trivially.
 ** RETURN: DAB_OK; DAB_EINPUT (a position beyond the board, bounds that
@@ -361,6 +366,10 @@ dab_status dabtb_shapes_put(dabtb_store *s, size_t n, const dabtb_shape *recs, d
 */
 dab_status dabtb_shapes_each(dabtb_store *s, int (*fn)(void *ctx, const dabtb_shape *rec), void *ctx,
                              dab_err *err);
+
+/* Number of shape records.  RETURN: DAB_OK (0 when none are stored), or
+** DAB_EIO. */
+dab_status dabtb_shapes_count(dabtb_store *s, uint64_t *n, dab_err *err);
 
 /*
 ** Re-checks what a store can without searching: every record as

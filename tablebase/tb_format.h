@@ -63,8 +63,8 @@
 ** A solved record (format 2), the value of one `solved` key:
 **
 **   +-------+-------+------+-------+---------+-----------+-------------+
-**   | lower | upper | best | flags | millis  |   nodes   |    xxh3     |
-**   |  i8   |  i8   |  u8  |  u8=0 | u32 LE  |  u64 LE   |   u64 LE    |
+**   | lower | upper | best | work  | millis  |   nodes   |    xxh3     |
+**   |  i8   |  i8   |  u8  |  u8   | u32 LE  |  u64 LE   |   u64 LE    |
 **   +-------+-------+------+-------+---------+-----------+-------------+
 **   0       1       2      3       4         8           16            24
 **
@@ -72,6 +72,11 @@
 **          position (Wilson's convention); exact when lower == upper.
 **   best   a best move in the key's frame (the key is itself a position:
 **          the canonical image), 255 = none.
+**   work   0 for the result of a whole solve; 1..63 for bounds a
+**          checkpoint saved from a search's table: 1 + floor(log2(nodes
+**          below them)).  A later search seeds its table with them at
+**          that weight, so they compete fairly for its slots.  (Files
+**          written before session 12 hold 0 here: "whole solve".)
 **   millis, nodes: search work behind the bounds (saturating).
 **   xxh3   XXH3-64 of the 8 key bytes followed by bytes 0..15.
 **
@@ -80,7 +85,7 @@
 */
 #define DABTB_SOLVED_REC 24
 #define DABTB_SOLVED_NOMOVE 255
-#define DABTB_SOLVED_ENCODING "v2: canon-border key u64 BE -> i8 lower,i8 upper,u8 best,u8 0,u32 ms,u64 nodes,u64 xxh3"
+#define DABTB_SOLVED_ENCODING "v2: canon-border key u64 BE -> i8 lower,i8 upper,u8 best,u8 work,u32 ms,u64 nodes,u64 xxh3"
 
 static inline void dabtb_put_be32(uint8_t *p, uint32_t v) {
   p[0] = (uint8_t)(v >> 24); p[1] = (uint8_t)(v >> 16); p[2] = (uint8_t)(v >> 8); p[3] = (uint8_t)v;

@@ -27,7 +27,7 @@ struct dabtb {
   dab_sym *sym;
   dab_tbidx idx;
   uint32_t block_entries;
-  uint64_t canonical, solved;
+  uint64_t canonical, solved, shapes;
   int format_version;
   bool has_table;             /* false: a solved-only file (meta table=none) */
   bool locked;                /* opened with the LMDB lock file (a writer may run) */

@@ -325,6 +325,9 @@ dab_status dabtb_open(const char *path, const dabtb_opts *opts, dabtb **out, dab
   {
     MDB_stat ss;
     if (mdb_stat(tb->txn, tb->dbi_solved, &ss) == 0) tb->solved = ss.ms_entries;
+    MDB_dbi ds; /* absent until a checkpoint writes shapes */
+    if (mdb_dbi_open(tb->txn, DABTB_SHAPES_DB, 0, &ds) == 0 && mdb_stat(tb->txn, ds, &ss) == 0)
+      tb->shapes = ss.ms_entries;
   }
   tb->cache = calloc(tb->nblocks ? tb->nblocks : 1, sizeof *tb->cache);
   if (!tb->cache) {
@@ -596,6 +599,7 @@ void dabtb_get_coverage(const dabtb *tb, dabtb_coverage *c) {
   c->indexed = tb->idx.total;
   c->canonical = tb->canonical;
   c->solved = tb->solved;
+  c->shapes = tb->shapes;
   c->format_version = tb->format_version;
 }
 

@@ -28,6 +28,7 @@ struct dabtb_store {
 /* A record as stored (best move in the key's frame). */
 typedef struct raw_rec {
   int lower, upper, best;
+  int work; /* byte 3: dabtb_solved.work */
   uint32_t ms;
   uint64_t nodes;
 } raw_rec;
@@ -51,7 +52,7 @@ static void rec_encode(uint8_t *v, uint64_t key, const raw_rec *r) {
   v[0] = (uint8_t)(int8_t)r->lower;
   v[1] = (uint8_t)(int8_t)r->upper;
   v[2] = r->best < 0 ? DABTB_SOLVED_NOMOVE : (uint8_t)r->best;
-  v[3] = 0;
+  v[3] = (uint8_t)r->work;
   dabtb_put_le32(v + 4, r->ms);
   dabtb_put_le64(v + 8, r->nodes);
   dabtb_put_le64(v + 16, rec_hash(key, v));
@@ -71,10 +72,11 @@ static const char *rec_decode(const dab_geom *g, const dab_sym *s, int version, 
   } else {
     if (v->mv_size != DABTB_SOLVED_REC) return "record is not 24 bytes";
     if (dabtb_get_le64(b + 16) != rec_hash(*key, b)) return "checksum mismatch";
-    if (b[3]) return "unknown flags";
+    if (b[3] > 63) return "work beyond 63";
     r->lower = (int8_t)b[0];
     r->upper = (int8_t)b[1];
     r->best = b[2] == DABTB_SOLVED_NOMOVE ? -1 : b[2];
+    r->work = b[3];
     r->ms = dabtb_get_le32(b + 4);
     r->nodes = dabtb_get_le64(b + 8);
   }
@@ -144,6 +146,7 @@ static void to_public(const raw_rec *r, int best, dabtb_solved *out) {
   out->best = best;
   out->nodes = r->nodes;
   out->seconds = r->ms / 1000.0;
+  out->work = r->work;
 }
 
 /* ---- Opening and creating ------------------------------------------------ */
@@ -302,7 +305,7 @@ static int upgrade_v1(dabtb_store *s, MDB_txn *txn) {
   for (rc = mdb_cursor_get(cur, &k, &v, MDB_FIRST); rc == 0; rc = mdb_cursor_get(cur, &k, &v, MDB_NEXT)) {
     if (k.mv_size != 8 || v.mv_size != 1) continue;
     uint64_t key = dabtb_get_be64(k.mv_data);
-    raw_rec r = {(int8_t)((uint8_t *)v.mv_data)[0], (int8_t)((uint8_t *)v.mv_data)[0], -1, 0, 0};
+    raw_rec r = {(int8_t)((uint8_t *)v.mv_data)[0], (int8_t)((uint8_t *)v.mv_data)[0], -1, 0, 0, 0};
     uint8_t buf[DABTB_SOLVED_REC];
     rec_encode(buf, key, &r);
     MDB_val nv = {sizeof buf, buf};
@@ -541,7 +544,9 @@ static dab_status put_batch(dabtb_store *s, MDB_txn *txn, size_t n, const uint64
       return dab_fail(err, DAB_EINPUT, "record %zu: best move %d is not an undrawn line", i, in->best);
     int t;
     uint64_t key = dab_sym_canon64(s->sym, p, true, &t);
-    raw_rec r = {lo, hi, in->best >= 0 ? to_key_frame(s->sym, key, t, in->best) : -1, 0, in->nodes};
+    if (in->work < 0 || in->work > 63)
+      return dab_fail(err, DAB_EINPUT, "record %zu: work %d is not 0..63", i, in->work);
+    raw_rec r = {lo, hi, in->best >= 0 ? to_key_frame(s->sym, key, t, in->best) : -1, in->work, 0, in->nodes};
     double ms = in->seconds * 1000.0 + 0.5;
     r.ms = ms <= 0 ? 0 : ms >= 4294967295.0 ? UINT32_MAX : (uint32_t)ms;
     raw_rec old;
@@ -559,7 +564,10 @@ static dab_status put_batch(dabtb_store *s, MDB_txn *txn, size_t n, const uint64
       if (r.best < 0) r.best = old.best;
       if (old.nodes > r.nodes) r.nodes = old.nodes;
       if (old.ms > r.ms) r.ms = old.ms;
-      if (!memcmp(&old, &r, sizeof r)) continue; /* nothing new */
+      r.work = !old.work || !r.work ? 0 : old.work > r.work ? old.work : r.work;
+      if (old.lower == r.lower && old.upper == r.upper && old.best == r.best && old.work == r.work &&
+          old.ms == r.ms && old.nodes == r.nodes)
+        continue; /* nothing new */
     }
     uint8_t kb[8], vb[DABTB_SOLVED_REC];
     dabtb_put_be64(kb, key);
@@ -784,6 +792,22 @@ dab_status dabtb_shapes_put(dabtb_store *s, size_t n, const dabtb_shape *recs, d
     if (rc) return dab_fail(err, DAB_EIO, "%s: writing shapes: %s", s->path, mdb_strerror(rc));
     return DAB_OK;
   }
+}
+
+dab_status dabtb_shapes_count(dabtb_store *s, uint64_t *n, dab_err *err) {
+  MDB_txn *txn;
+  MDB_dbi dbi;
+  MDB_stat ms;
+  *n = 0;
+  int rc = txn_begin(s->env, MDB_RDONLY, &txn);
+  if (rc) return dab_fail(err, DAB_EIO, "%s: %s", s->path, mdb_strerror(rc));
+  rc = mdb_dbi_open(txn, DABTB_SHAPES_DB, 0, &dbi);
+  if (!rc) rc = mdb_stat(txn, dbi, &ms);
+  mdb_txn_abort(txn);
+  if (rc == MDB_NOTFOUND) return DAB_OK; /* no shapes stored yet */
+  if (rc) return dab_fail(err, DAB_EIO, "%s: shapes: %s", s->path, mdb_strerror(rc));
+  *n = ms.ms_entries;
+  return DAB_OK;
 }
 
 dab_status dabtb_shapes_each(dabtb_store *s, int (*fn)(void *ctx, const dabtb_shape *rec), void *ctx,

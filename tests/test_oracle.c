@@ -153,7 +153,7 @@ static void test_store_first(const dab_retro *table, const dab_geom *g) {
     if (v + 2 <= open) p = c;
   }
   int truth = dab_retro_value(table, p);
-  dabtb_solved rec = {truth + 2, truth + 2, -1, 1, 0};
+  dabtb_solved rec = {truth + 2, truth + 2, -1, 1, 0, 0};
   dab_status s = dabtb_store_open(path, 2, 5, DABTB_STORE_CREATE, &st, &err);
   if (!s) s = dabtb_store_put(st, 1, &p, &rec, &err);
   dabtb_store_close(st);

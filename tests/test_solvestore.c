@@ -91,7 +91,7 @@ static void test_basic(void) {
     if (hi > R) hi = R;
     if (((lo - R) & 1) && lo + 1 > hi) continue;
     pos[n] = q;
-    rec[n++] = (dabtb_solved){lo, hi, best, 1000 + (uint64_t)n, 0.25};
+    rec[n++] = (dabtb_solved){lo, hi, best, 1000 + (uint64_t)n, 0.25, 0};
   }
   TH_CHECK(dabtb_store_put(s, (size_t)n, pos, rec, &err) == DAB_OK, "put: %s", err.msg);
   uint64_t cnt = 0;
@@ -122,28 +122,45 @@ static void test_basic(void) {
 
   /* Merging intersects the bounds; an empty intersection is refused. */
   uint64_t q = 0; /* the empty board: 10 boxes, even values */
-  TH_CHECK(dabtb_store_put(s, 1, &q, &(dabtb_solved){-6, 3, -1, 50, 1.0}, &err) == DAB_OK, "put");
-  TH_CHECK(dabtb_store_put(s, 1, &q, &(dabtb_solved){-3, 8, -1, 20, 2.0}, &err) == DAB_OK, "put");
+  TH_CHECK(dabtb_store_put(s, 1, &q, &(dabtb_solved){-6, 3, -1, 50, 1.0, 0}, &err) == DAB_OK, "put");
+  TH_CHECK(dabtb_store_put(s, 1, &q, &(dabtb_solved){-3, 8, -1, 20, 2.0, 0}, &err) == DAB_OK, "put");
   dabtb_solved r;
   bool found;
   dabtb_store_get(s, q, &r, &found, &err);
   TH_CHECK(found && r.lower == -2 && r.upper == 2 && r.nodes == 50 && r.seconds > 1.9,
            "merged [%d,%d] nodes %llu, want [-2,2] (parity-rounded) nodes 50", r.lower, r.upper,
            (unsigned long long)r.nodes);
-  TH_CHECK(dabtb_store_put(s, 1, &q, &(dabtb_solved){4, 6, -1, 0, 0}, &err) == DAB_EINTERNAL,
+  TH_CHECK(dabtb_store_put(s, 1, &q, &(dabtb_solved){4, 6, -1, 0, 0, 0}, &err) == DAB_EINTERNAL,
            "contradicting bounds are refused");
   dabtb_store_get(s, q, &r, &found, &err);
   TH_CHECK(r.lower == -2 && r.upper == 2, "a refused put changes nothing");
-  TH_CHECK(dabtb_store_put(s, 1, &q, &(dabtb_solved){1, 1, -1, 0, 0}, &err) == DAB_EINPUT,
+  TH_CHECK(dabtb_store_put(s, 1, &q, &(dabtb_solved){1, 1, -1, 0, 0, 0}, &err) == DAB_EINPUT,
            "a value of the wrong parity is bad input");
   uint64_t beyond = 1ull << 40;
-  TH_CHECK(dabtb_store_put(s, 1, &beyond, &(dabtb_solved){0, 0, -1, 0, 0}, &err) == DAB_EINPUT,
+  TH_CHECK(dabtb_store_put(s, 1, &beyond, &(dabtb_solved){0, 0, -1, 0, 0, 0}, &err) == DAB_EINPUT,
            "a position beyond the board is bad input");
-  TH_CHECK(dabtb_store_put(s, 1, &q, &(dabtb_solved){-2, 2, 70, 0, 0}, &err) == DAB_EINPUT,
+  TH_CHECK(dabtb_store_put(s, 1, &q, &(dabtb_solved){-2, 2, 70, 0, 0, 0}, &err) == DAB_EINPUT,
            "a best move beyond the board is bad input");
+  /* The work byte: a whole solve's 0 wins a merge, else the larger; it
+  ** survives a round trip; beyond 0..63 is bad input. */
+  {
+    uint64_t w = 1ull << 5 | 1ull << 12;
+    TH_CHECK(dabtb_store_put(s, 1, &w, &(dabtb_solved){-8, 8, -1, 0, 0, 7}, &err) == DAB_OK, "put work 7");
+    TH_CHECK(dabtb_store_put(s, 1, &w, &(dabtb_solved){-8, 8, -1, 0, 0, 12}, &err) == DAB_OK, "put work 12");
+    dabtb_store_get(s, w, &r, &found, &err);
+    TH_CHECK(found && r.work == 12, "checkpoint works merge to the larger: %d (want 12)", r.work);
+    TH_CHECK(dabtb_store_put(s, 1, &w, &(dabtb_solved){-8, 8, -1, 99, 0, 0}, &err) == DAB_OK, "put work 0");
+    TH_CHECK(dabtb_store_put(s, 1, &w, &(dabtb_solved){-8, 8, -1, 0, 0, 30}, &err) == DAB_OK, "put work 30");
+    dabtb_store_get(s, w, &r, &found, &err);
+    TH_CHECK(found && r.work == 0 && r.nodes == 99, "a whole solve's record stays one: work %d (want 0)", r.work);
+    TH_CHECK(dabtb_store_put(s, 1, &w, &(dabtb_solved){-8, 8, -1, 0, 0, 64}, &err) == DAB_EINPUT,
+             "work 64 is bad input");
+    TH_CHECK(dabtb_store_put(s, 1, &w, &(dabtb_solved){-8, 8, -1, 0, 0, -1}, &err) == DAB_EINPUT,
+             "work -1 is bad input");
+  }
   /* Two records of one key in one call merge too. */
   uint64_t two[2] = {1ull << 3, 1ull << 1}; /* mirror images on 2x5? merged either way */
-  dabtb_solved tr[2] = {{-8, 0, -1, 0, 0}, {-2, 10, -1, 0, 0}};
+  dabtb_solved tr[2] = {{-8, 0, -1, 0, 0, 0}, {-2, 10, -1, 0, 0, 0}};
   bool same = dab_sym_canon64(sym, two[0], true, NULL) == dab_sym_canon64(sym, two[1], true, NULL);
   TH_CHECK(dabtb_store_put(s, 2, two, tr, &err) == DAB_OK, "batch put: %s", err.msg);
   dabtb_store_get(s, two[0], &r, &found, &err);
@@ -155,7 +172,7 @@ static void test_basic(void) {
   if (s) {
     dabtb_store_get(s, pos[0], &r, &found, &err);
     TH_CHECK(found && r.nodes == rec[0].nodes, "a record survives reopening");
-    TH_CHECK(dabtb_store_put(s, 1, &q, &(dabtb_solved){-2, 2, -1, 0, 0}, &err) == DAB_EIO,
+    TH_CHECK(dabtb_store_put(s, 1, &q, &(dabtb_solved){-2, 2, -1, 0, 0, 0}, &err) == DAB_EIO,
              "a read-only handle does not write");
     dabtb_store_close(s);
   }
@@ -164,8 +181,8 @@ static void test_basic(void) {
     TH_CHECK(dabtb_check(tb, NULL, NULL, NULL, &err) == DAB_OK, "check: %s", err.msg);
     dabtb_coverage cov;
     dabtb_get_coverage(tb, &cov);
-    TH_CHECK(cov.solved == (uint64_t)n + 1 + (same ? 1 : 2), "solved count %llu",
-             (unsigned long long)cov.solved);
+    /* the records, q, the work test's record, the batch's one or two */
+    TH_CHECK(cov.solved == (uint64_t)n + 2 + (same ? 1 : 2), "solved count %llu", (unsigned long long)cov.solved);
     dabtb_close(tb);
   }
   /* The oracle does not claim the board because of this file. */
@@ -220,7 +237,7 @@ static void test_corruption(void) {
   TH_CHECK(dabtb_store_open(p, 1, 8, DABTB_STORE_CREATE, &s, &err) == DAB_OK, "create 1x8: %s", err.msg);
   if (!s) return;
   uint64_t key = dabtb_store_key(s, 0x155); /* a distinctive key */
-  TH_CHECK(dabtb_store_put(s, 1, &key, &(dabtb_solved){-3, 1, -1, 12345, 0}, &err) == DAB_OK, "put");
+  TH_CHECK(dabtb_store_put(s, 1, &key, &(dabtb_solved){-3, 1, -1, 12345, 0, 0}, &err) == DAB_OK, "put");
   dabtb_store_close(s);
   TH_CHECK(check_file(p, &err) == DAB_OK, "a fresh store checks: %s", err.msg);
 
@@ -370,7 +387,7 @@ static void test_versions(void) {
   TH_CHECK(dabtb_store_open(p, 2, 2, DABTB_STORE_WRITE, &s, &err) == DAB_OK, "write opens: %s", err.msg);
   if (s) {
     uint64_t q = 1;
-    TH_CHECK(dabtb_store_put(s, 1, &q, &(dabtb_solved){-4, 4, -1, 1, 0}, &err) == DAB_OK, "put");
+    TH_CHECK(dabtb_store_put(s, 1, &q, &(dabtb_solved){-4, 4, -1, 1, 0, 0}, &err) == DAB_OK, "put");
     dabtb_store_close(s);
   }
   TH_CHECK(dabtb_open(p, NULL, &tb, &err) == DAB_OK, "upgraded file opens: %s", err.msg);
@@ -407,7 +424,7 @@ static void test_build_keeps(void) {
   TH_CHECK(dabtb_store_open(p, 2, 3, DABTB_STORE_CREATE, &s, &err) == DAB_OK, "create 2x3");
   if (!s) return;
   uint64_t q = 1ull << 2;
-  TH_CHECK(dabtb_store_put(s, 1, &q, &(dabtb_solved){-6, 6, 5, 777, 1.5}, &err) == DAB_OK, "put");
+  TH_CHECK(dabtb_store_put(s, 1, &q, &(dabtb_solved){-6, 6, 5, 777, 1.5, 0}, &err) == DAB_OK, "put");
   dabtb_store_close(s);
   dabtb_build_opts bo = {.threads = 1};
   TH_CHECK(dabtb_build(2, 3, p, &bo, NULL, &err) == DAB_OK, "build over it: %s", err.msg);
@@ -457,7 +474,7 @@ static void test_verify(void) {
   for (size_t i = 0; i < n; i++) {
     int v = dab_retro_value(rt, i);
     pos[i] = i;
-    recs[i] = (dabtb_solved){v, v, -1, 0, 0};
+    recs[i] = (dabtb_solved){v, v, -1, 0, 0, 0};
   }
   TH_CHECK(dabtb_store_put(s, n, pos, recs, &err) == DAB_OK, "put all: %s", err.msg);
   uint64_t records, checked;
@@ -501,7 +518,7 @@ static void writer_loop(const char *p, int rounds) {
     for (int j = 0; j < 64; j++) {
       pos[j] = random_pos(&g, 8);
       int R = dab_ab_open_boxes(&g, pos[j]);
-      rec[j] = (dabtb_solved){-R, R, -1, (uint64_t)i, 0};
+      rec[j] = (dabtb_solved){-R, R, -1, (uint64_t)i, 0, 0};
     }
     if (dabtb_store_put(s, 64, pos, rec, &err)) _exit(4);
   }
@@ -563,7 +580,7 @@ static void test_processes(bool san) {
            "writable again after kill -9: %s", err.msg);
   if (s) {
     uint64_t q = 0;
-    TH_CHECK(dabtb_store_put(s, 1, &q, &(dabtb_solved){-2, -2, -1, 0, 0}, &err) == DAB_OK,
+    TH_CHECK(dabtb_store_put(s, 1, &q, &(dabtb_solved){-2, -2, -1, 0, 0, 0}, &err) == DAB_OK,
              "a write after kill -9: %s", err.msg);
     dabtb_store_close(s);
   }
@@ -602,9 +619,11 @@ static void test_seed(void) {
   dab_ab_free(ab);
   /* A fresh solver seeded with the root's value proves nothing more. */
   ab = dab_ab_new(&g, &o, NULL, &err);
-  TH_CHECK(dab_ab_seed(ab, 0, v, v, &err) == DAB_OK, "seed");
-  TH_CHECK(dab_ab_seed(ab, 1ull << 40, 0, 0, &err) == DAB_EINPUT, "a position beyond the board");
-  TH_CHECK(dab_ab_seed(ab, 0, 7, 9, &err) == DAB_EINPUT, "bounds beyond the boxes");
+  TH_CHECK(dab_ab_seed(ab, 0, v, v, DAB_AB_SEED_KEEP, &err) == DAB_OK, "seed");
+  TH_CHECK(dab_ab_seed(ab, 1ull << 40, 0, 0, DAB_AB_SEED_KEEP, &err) == DAB_EINPUT, "a position beyond the board");
+  TH_CHECK(dab_ab_seed(ab, 0, 7, 9, DAB_AB_SEED_KEEP, &err) == DAB_EINPUT, "bounds beyond the boxes");
+  TH_CHECK(dab_ab_seed(ab, 0, v, v, 64, &err) == DAB_EINPUT, "seed work beyond 63");
+  TH_CHECK(dab_ab_seed_key(ab, 1, DAB_TT_CHECK_HASHED, 0, 0, -1) == DAB_EINPUT, "seed_key work below 0");
   int v2;
   dab_ab_reset_stats(ab);
   dab_ab_solve(ab, 0, &v2, NULL, NULL, &err);
@@ -615,7 +634,7 @@ static void test_seed(void) {
   /* A seeded bound narrows the driver's window: fewer tests. */
   dab_ab_free(ab);
   ab = dab_ab_new(&g, &o, NULL, &err);
-  dab_ab_seed(ab, 0, v - 2, v + 2, &err);
+  dab_ab_seed(ab, 0, v - 2, v + 2, DAB_AB_SEED_KEEP, &err);
   dab_ab_reset_stats(ab);
   int v3;
   dab_ab_solve(ab, 0, &v3, NULL, NULL, &err);
@@ -632,7 +651,7 @@ static int collect_shape(void *ctx, const dabtb_shape *r) {
 }
 
 static int seed_shape(void *ctx, const dabtb_shape *r) {
-  return dab_ab_seed_key(ctx, r->key, r->check, r->lower, r->upper) != DAB_OK;
+  return dab_ab_seed_key(ctx, r->key, r->check, r->lower, r->upper, r->work) != DAB_OK;
 }
 
 static void test_shapes(void) {
@@ -642,6 +661,9 @@ static void test_shapes(void) {
   dabtb_store *s;
   TH_CHECK(dabtb_store_open(p, 2, 4, DABTB_STORE_CREATE, &s, &err) == DAB_OK, "create 2x4: %s", err.msg);
   if (!s) return;
+  uint64_t none = 1;
+  TH_CHECK(dabtb_shapes_count(s, &none, &err) == DAB_OK && none == 0, "no shapes yet: count %llu",
+           (unsigned long long)none);
   dabtb_shape a = {0x1234567890abcdefull, DAB_TT_CHECK_HASHED | 77, -4, 2, 9};
   dabtb_shape b = {0x0fedcba987654321ull, DAB_TT_CHECK_HASHED | 5, 1, 1, 3};
   TH_CHECK(dabtb_shapes_put(s, 2, (dabtb_shape[]){a, b}, &err) == DAB_OK, "shapes put: %s", err.msg);
@@ -651,6 +673,9 @@ static void test_shapes(void) {
   dabtb_shape got[3] = {a, {0}, {0}};
   TH_CHECK(dabtb_shapes_each(s, collect_shape, got, &err) == DAB_OK, "each: %s", err.msg);
   TH_CHECK(got[2].work == 2, "two shapes stored, %d read", got[2].work);
+  uint64_t nshapes = 0;
+  TH_CHECK(dabtb_shapes_count(s, &nshapes, &err) == DAB_OK && nshapes == 2, "shapes_count %llu (want 2)",
+           (unsigned long long)nshapes);
   TH_CHECK(got[1].lower == 0 && got[1].upper == 2 && got[1].work == 9 && got[1].check == a.check,
            "merged shape [%d,%d] work %d (want [0,2] work 9)", got[1].lower, got[1].upper, got[1].work);
   dabtb_shape wrong = a;
@@ -661,6 +686,15 @@ static void test_shapes(void) {
   TH_CHECK(got[1].lower == 0 && got[1].upper == 2, "nothing written by the refused put");
   dabtb_store_close(s);
   TH_CHECK(check_file(p, &err) == DAB_OK, "a file with shapes checks: %s", err.msg);
+  dabtb *tb;
+  if (dabtb_open(p, NULL, &tb, &err) == DAB_OK) {
+    dabtb_coverage cov;
+    dabtb_get_coverage(tb, &cov);
+    TH_CHECK(cov.shapes == 2, "coverage counts %llu shapes (want 2)", (unsigned long long)cov.shapes);
+    dabtb_close(tb);
+  } else {
+    TH_CHECK(false, "open with shapes: %s", err.msg);
+  }
   /* A shape record with a bad checksum is found by the check. */
   {
     MDB_env *env;
