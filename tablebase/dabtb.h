@@ -312,7 +312,7 @@ dab_status dabtb_store_get(dabtb_store *s, uint64_t pos, dabtb_solved *rec, bool
 ** Bounds beyond -R..R (R = open boxes of the position; e.g. -128/127 for
 ** "none") are clamped: they hold trivially.
 ** RETURN: DAB_OK; DAB_EINPUT (a position beyond the board, bounds that
-** leave no value of the right parity, or a best move not undrawn);
+** leave no value of the right parity, a best move not undrawn, or work not 0..63);
 ** DAB_EINTERNAL when the intersection with the stored bounds is empty
 ** (one of them is wrong: nothing is written); DAB_EIO (read-only handle,
 ** disk full: nothing is written); DAB_ECORRUPT (a stored record is bad).
