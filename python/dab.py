@@ -44,7 +44,7 @@ class _Coverage(ctypes.Structure):
     _fields_ = [("rows", ctypes.c_int), ("cols", ctypes.c_int), ("nlines", ctypes.c_int),
                 ("positions", ctypes.c_uint64), ("indexed", ctypes.c_uint64),
                 ("canonical", ctypes.c_uint64), ("solved", ctypes.c_uint64),
-                ("format_version", ctypes.c_int)]
+                ("shapes", ctypes.c_uint64), ("format_version", ctypes.c_int)]
 
 
 class _OracleOpts(ctypes.Structure):
@@ -52,6 +52,44 @@ class _OracleOpts(ctypes.Structure):
     _fields_ = [("tb_dir", ctypes.c_char_p), ("max_build_free", ctypes.c_int),
                 ("threads", ctypes.c_int), ("search", ctypes.c_bool),
                 ("search_hash", ctypes.c_uint64), ("search_node_limit", ctypes.c_uint64)]
+
+
+# Every struct this module mirrors, with its C name: _check_abi compares
+# each against the library's own layout (oracle/abi.h) when it loads.
+_MIRRORED = ((_Err, "dab_err"), (_Coverage, "dabtb_coverage"), (_OracleOpts, "dab_oracle_opts"))
+
+
+def _abi_mismatch(lib, cls, cname):
+    """None when ctypes class cls has exactly the fields, order, offsets and
+    size of C struct cname in lib; else one line saying what differs."""
+    c_fields = lib.dab_abi_fields(cname.encode())
+    if c_fields is None:
+        return "libdab.so does not know struct %s" % cname
+    c_names = c_fields.decode().split(",")
+    py_names = [f[0] for f in cls._fields_]
+    if py_names != c_names:
+        return "%s fields differ: C has %s, Python %s" % (cname, ",".join(c_names), ",".join(py_names))
+    for name in c_names:
+        c_off, py_off = lib.dab_abi_offsetof(cname.encode(), name.encode()), getattr(cls, name).offset
+        if c_off != py_off:
+            return "%s.%s is at byte %d in C, %d in Python" % (cname, name, c_off, py_off)
+        c_sz, py_sz = lib.dab_abi_fieldsize(cname.encode(), name.encode()), getattr(cls, name).size
+        if c_sz != py_sz:
+            return "%s.%s is %d bytes in C, %d in Python" % (cname, name, c_sz, py_sz)
+    c_size, py_size = lib.dab_abi_sizeof(cname.encode()), ctypes.sizeof(cls)
+    if c_size != py_size:
+        return "%s is %d bytes in C, %d in Python" % (cname, c_size, py_size)
+    return None
+
+
+def _check_abi(lib, mirrored=None):
+    """Raises DabError (status 7) when a struct this module mirrors differs
+    from the library's: using it would let C write past a Python buffer."""
+    for cls, cname in mirrored or _MIRRORED:
+        why = _abi_mismatch(lib, cls, cname)
+        if why:
+            raise DabError(7, "python/dab.py does not match %s: %s (rebuild libdab.so with "
+                           "./build.sh, or update dab.py)" % (library_path(), why))
 
 
 def library_path():
@@ -95,10 +133,15 @@ def _load():
         "dab_oracle_move_values": (I, [P, U64, ctypes.POINTER(ctypes.c_int16),
                                        ctypes.POINTER(ctypes.c_int16), ctypes.POINTER(I), E]),
         "dab_oracle_parse": (I, [P, ctypes.c_char_p, ctypes.POINTER(U64), E]),
+        "dab_abi_sizeof": (ctypes.c_long, [ctypes.c_char_p]),
+        "dab_abi_offsetof": (ctypes.c_long, [ctypes.c_char_p, ctypes.c_char_p]),
+        "dab_abi_fieldsize": (ctypes.c_long, [ctypes.c_char_p, ctypes.c_char_p]),
+        "dab_abi_fields": (ctypes.c_char_p, [ctypes.c_char_p]),
     }
     for name, (res, args) in sig.items():
         f = getattr(lib, name)
         f.restype, f.argtypes = res, args
+    _check_abi(lib)
     _lib = lib
     return lib
 

@@ -3,6 +3,7 @@
 Run with /usr/bin/python3 (tests/run.sh does).  Ends with the line
 "test_dab.py: N passed, M failed".
 """
+import ctypes
 import json
 import os
 import random
@@ -40,6 +41,31 @@ root = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
 dab_bin = os.environ.get("DAB_BIN", os.path.join(root, "bin", "dab"))
 tmp = tempfile.mkdtemp(prefix="dab-test-py-")
 try:
+    # The ABI check: every mirrored struct matches, and a struct that lost
+    # or gained a field on one side only is refused before any call.
+    lib = dab._load()
+    check(all(dab._abi_mismatch(lib, cls, name) is None for cls, name in dab._MIRRORED),
+          "every mirrored struct matches libdab.so")
+    check(ctypes.sizeof(dab._Coverage) == lib.dab_abi_sizeof(b"dabtb_coverage") == 64,
+          "dabtb_coverage is 64 bytes on both sides")
+
+    class _OldCoverage(ctypes.Structure):   # the layout before `shapes`
+        _fields_ = [f for f in dab._Coverage._fields_ if f[0] != "shapes"]
+
+    class _ExtraOpts(ctypes.Structure):     # a field Python added alone
+        _fields_ = dab._OracleOpts._fields_ + [("spare", ctypes.c_int)]
+
+    class _SwappedErr(ctypes.Structure):     # right names, wrong size
+        _fields_ = [("msg", ctypes.c_char * 128)]
+
+    check_raises(lambda: dab._check_abi(lib, [(_OldCoverage, "dabtb_coverage")]), 7, "shapes",
+                 "a Python struct missing a C field is refused")
+    check_raises(lambda: dab._check_abi(lib, [(_ExtraOpts, "dab_oracle_opts")]), 7, "spare",
+                 "a Python struct with an extra field is refused")
+    check_raises(lambda: dab._check_abi(lib, [(_SwappedErr, "dab_err")]), 7, "bytes",
+                 "a Python struct of the wrong size is refused")
+    check_raises(lambda: dab._check_abi(lib, [(_SwappedErr, "no_such_struct")]), 7, "does not know",
+                 "an unknown C struct is refused")
     path = os.path.join(tmp, "3x3.dab")
     dab.build("3x3", path)
     tb = dab.Tablebase(path)

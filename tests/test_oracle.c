@@ -5,9 +5,11 @@
 ** See Copyright Notice in README.md
 */
 #include <pthread.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "oracle/abi.h"
 #include "oracle/oracle.h"
 #include "solver/retro.h"
 #include "tablebase/dabtb.h"
@@ -229,6 +231,43 @@ static void test_threads(const dab_retro *table) {
   dab_oracle_close(o);
 }
 
+/* The binding layout tables (abi.h): every mirrored struct's field list
+** names fields that exist, in increasing offsets without overlap, and
+** leaves no more unaccounted bytes than alignment padding (a field added
+** in C but not to the table shows up as a gap of its size). */
+static void test_abi(void) {
+  const char *types[] = {"dab_err", "dabtb_coverage", "dab_oracle_opts"};
+  for (int t = 0; t < 3; t++) {
+    const char *list = dab_abi_fields(types[t]);
+    long size = dab_abi_sizeof(types[t]);
+    TH_CHECK(list && size > 0, "abi: %s is listed", types[t]);
+    if (!list) continue;
+    char names[256];
+    snprintf(names, sizeof names, "%s", list);
+    long end = 0, maxfield = 1;
+    int nfields = 0;
+    for (char *save = NULL, *f = strtok_r(names, ",", &save); f; f = strtok_r(NULL, ",", &save)) {
+      long off = dab_abi_offsetof(types[t], f), fsize = dab_abi_fieldsize(types[t], f);
+      TH_CHECK(off >= 0 && fsize > 0, "abi: %s.%s has an offset and a size", types[t], f);
+      TH_CHECK(off >= end && off - end < 8, "abi: %s.%s at %ld follows the previous field (ends %ld) "
+               "with at most padding", types[t], f, off, end);
+      end = off + fsize;
+      if (fsize > maxfield) maxfield = fsize;
+      nfields++;
+    }
+    long align = maxfield >= 8 ? 8 : maxfield;
+    TH_CHECK(nfields > 0 && (end + align - 1) / align * align == size,
+             "abi: %s's %d fields end at %ld, its size %ld is that rounded to %ld", types[t], nfields,
+             end, size, align);
+  }
+  TH_CHECK(dab_abi_sizeof("dabtb_coverage") == (long)sizeof(dabtb_coverage) &&
+               dab_abi_offsetof("dabtb_coverage", "shapes") == (long)offsetof(dabtb_coverage, shapes),
+           "abi: the table agrees with the compiler");
+  TH_CHECK(dab_abi_sizeof("nope") == -1 && dab_abi_offsetof("dab_err", "nope") == -1 &&
+               dab_abi_fieldsize(NULL, "msg") == -1 && dab_abi_fields("nope") == NULL,
+           "abi: unknown names answer -1 / NULL");
+}
+
 int main(void) {
   /* The user's own tablebases stay out: 2x5 must be answered by search. */
   setenv("DAB_TB_NO_PROJECT", "1", 1);
@@ -243,6 +282,7 @@ int main(void) {
   }
   /* Under ThreadSanitizer (tests/run.sh --tsan) only what runs threads. */
   bool tsan_only = getenv("DAB_TEST_TSAN") != NULL;
+  if (!tsan_only) test_abi();
   if (!tsan_only) test_against_table(table, &g, 1);
   test_against_table(table, &g, 2);
   if (!tsan_only) {
