@@ -40,6 +40,9 @@ static const char usage[] =
     "  --tb DIR       tablebase directory searched first (and where results go)\n"
     "  --no-store     never write results to the board's tablebase file\n"
     "  --node-limit N stop the search after N nodes (as Ctrl-C does)\n"
+    "  --wdl          also the best win/draw/loss result and the moves that keep it,\n"
+    "                 given the score so far (from the RxC@moves history, else 0)\n"
+    "  --score D      the score so far for --wdl: mover's boxes minus the opponent's\n"
     "Boards without a table keep what a search proves in RxC.dab on the tablebase\n"
     "path (its solved store): a repeated query is answered from it at once, and a\n"
     "rerun after Ctrl-C or a kill resumes from the bounds proved so far.\n"
@@ -54,6 +57,8 @@ typedef struct solve_cfg {
   const char *tb_dir;
   bool no_store;
   uint64_t node_limit;
+  bool wdl, has_score;      /* --wdl / --score D: win/draw/loss and the moves keeping it */
+  int score;
 } solve_cfg;
 
 /* The table when --hash is not given: 512 MiB at 36 lines, doubling every
@@ -221,13 +226,46 @@ static dab_status solve_one(const dab_parsed *p, const solve_cfg *c, dab_analysi
   return DAB_OK;
 }
 
-static void print_result(const dab_geom *g, const dab_analysis *a, const solve_cfg *c, const char *extra,
-                         const char *text_extra) {
+/* The score difference --wdl judges by: --score, else the @ history's. */
+static int score_so_far(const dab_parsed *p, const solve_cfg *c) {
+  if (c->has_score || !p->has_history) return c->score;
+  int me = p->game.to_move;
+  return p->game.score[me] - p->game.score[1 - me];
+}
+
+/* Appends the win/draw/loss keys to extra (JSON) and a line to text. */
+static void add_wdl(const dab_parsed *p, const dab_analysis *a, const solve_cfg *c, char *extra,
+                    size_t extra_len, char *text, size_t text_len) {
+  static dab_wdl w;
+  int diff = score_so_far(p, c);
+  dab_analysis_wdl(a, diff, &w);
+  size_t n = strlen(extra), t = strlen(text);
+  n += (size_t)snprintf(extra + n, n < extra_len ? extra_len - n : 0, "%s\"score_diff\":%d,\"result\":\"%s\"",
+                        n ? "," : "", diff, dab_result_name(w.result));
+  t += (size_t)snprintf(text + t, t < text_len ? text_len - t : 0, "result %s  (score so far %+d)", dab_result_name(w.result),
+                        diff);
+  if (c->value_only) {
+    if (t < text_len) snprintf(text + t, text_len - t, "\n");
+    return;
+  }
+  n += (size_t)snprintf(extra + n, n < extra_len ? extra_len - n : 0, ",\"keep\":[");
+  t += (size_t)snprintf(text + t, t < text_len ? text_len - t : 0, "\nkeep ");
+  for (int i = 0; i < w.nkeep; i++) {
+    n += (size_t)snprintf(extra + n, n < extra_len ? extra_len - n : 0, "%s%d", i ? "," : "", w.keep[i]);
+    t += (size_t)snprintf(text + t, t < text_len ? text_len - t : 0, " %d", w.keep[i]);
+  }
+  if (n < extra_len) snprintf(extra + n, extra_len - n, "]");
+  if (t < text_len) snprintf(text + t, text_len - t, "\n");
+}
+
+static void print_result(const dab_parsed *p, const dab_analysis *a, const solve_cfg *c, char *extra,
+                         size_t extra_len, char *text_extra, size_t text_len) {
+  if (c->wdl) add_wdl(p, a, c, extra, extra_len, text_extra, text_len);
   if (c->json) {
-    cli_print_analysis(stdout, g, a, true, extra);
+    cli_print_analysis(stdout, &p->geom, a, true, extra);
   } else {
     if (c->value_only) printf("value %+d  (net boxes the player to move gains from here)\n", a->value);
-    else cli_print_analysis(stdout, g, a, false, NULL);
+    else cli_print_analysis(stdout, &p->geom, a, false, NULL);
     fputs(text_extra, stdout);
   }
   fflush(stdout);
@@ -262,7 +300,7 @@ static int solve_stdin(solve_cfg *c) {
       if (st == DAB_ECANCELED) break;
       continue;
     }
-    print_result(&p.geom, &a, c, extra, text_extra);
+    print_result(&p, &a, c, extra, sizeof extra, text_extra, sizeof text_extra);
   }
   return rc;
 }
@@ -284,6 +322,19 @@ int dab_cmd_solve(int argc, char **argv) {
     else if (!strcmp(a, "--no-sle")) c.sle = false;
     else if (!strcmp(a, "--no-graph")) c.graph = false;
     else if (!strcmp(a, "--no-store")) c.no_store = true;
+    else if (!strcmp(a, "--wdl")) c.wdl = true;
+    else if (!strcmp(a, "--score")) {
+      const char *s = i + 1 < argc ? argv[++i] : NULL;
+      char *end = NULL;
+      long d = s && *s ? strtol(s, &end, 10) : 0;
+      if (!s || !*s || *end || d < -DAB_MAX_BOXES || d > DAB_MAX_BOXES) {
+        fprintf(stderr, "dab solve: --score needs the mover's boxes minus the opponent's so far, got '%s'\n",
+                s ? s : "");
+        return CLI_USAGE;
+      }
+      c.score = (int)d;
+      c.has_score = c.wdl = true;
+    }
     else if (!strcmp(a, "--tb")) {
       c.tb_dir = i + 1 < argc ? argv[++i] : NULL;
       if (!c.tb_dir || !*c.tb_dir) {
@@ -340,7 +391,7 @@ int dab_cmd_solve(int argc, char **argv) {
     dab_err err;
     dab_status st = solve_one(&p, &c, &a, extra, sizeof extra, text_extra, sizeof text_extra, &err);
     if (st) rc = cli_error("solve", st, err.msg);
-    else print_result(&p.geom, &a, &c, extra, text_extra);
+    else print_result(&p, &a, &c, extra, sizeof extra, text_extra, sizeof text_extra);
   }
   dab_ab_free(solver);
   solver = NULL;

@@ -5,6 +5,7 @@
 ** See Copyright Notice in README.md
 */
 #include <limits.h>
+#include <string.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <unistd.h>
@@ -274,6 +275,30 @@ dab_status dab_oracle_move_values(const dab_oracle *o, uint64_t pos, int16_t *mo
     }
   }
   free(a);
+  return st;
+}
+
+dab_status dab_oracle_result(const dab_oracle *o, uint64_t pos, int score_diff, int *result,
+                             int16_t *keep, int *nkeep, dab_err *err) {
+  dab_status st = need_fast(o, err);
+  if (st) return st;
+  dab_analysis *a = malloc(sizeof *a);
+  dab_wdl *w = malloc(sizeof *w);
+  if (!a || !w) {
+    free(a);
+    free(w);
+    return dab_fail(err, DAB_ENOMEM, "out of memory");
+  }
+  dab_lineset s = dab_ls_from_word(pos);
+  st = dab_oracle_analyze(o, &s, a, err);
+  if (!st) {
+    dab_analysis_wdl(a, score_diff, w);
+    *result = (int)w->result;
+    *nkeep = w->nkeep;
+    memcpy(keep, w->keep, (size_t)w->nkeep * sizeof *keep);
+  }
+  free(a);
+  free(w);
   return st;
 }
 

@@ -79,4 +79,15 @@ dab_status dab_oracle_move_values(const dab_oracle *o, uint64_t pos, int16_t *mo
                                   int *n, dab_err *err);
 dab_status dab_oracle_parse(const dab_oracle *o, const char *text, uint64_t *pos, dab_err *err);
 
+/*
+** Win/draw/loss (solver/analysis.h: dab_analysis_wdl): the best result the
+** player to move can reach from pos when the score so far is score_diff
+** (the mover's boxes minus the opponent's), and the moves that keep it.
+** *result is DAB_WIN, DAB_DRAW or DAB_LOSS; keep[] (64 entries) gets those
+** moves in increasing order and *nkeep their count.
+** RETURN: as dab_oracle_move_values.
+*/
+dab_status dab_oracle_result(const dab_oracle *o, uint64_t pos, int score_diff, int *result,
+                             int16_t *keep, int *nkeep, dab_err *err);
+
 #endif

@@ -133,6 +133,8 @@ def _load():
         "dab_oracle_move_values": (I, [P, U64, ctypes.POINTER(ctypes.c_int16),
                                        ctypes.POINTER(ctypes.c_int16), ctypes.POINTER(I), E]),
         "dab_oracle_parse": (I, [P, ctypes.c_char_p, ctypes.POINTER(U64), E]),
+        "dab_oracle_result": (I, [P, U64, I, ctypes.POINTER(I), ctypes.POINTER(ctypes.c_int16),
+                                  ctypes.POINTER(I), E]),
         "dab_abi_sizeof": (ctypes.c_long, [ctypes.c_char_p]),
         "dab_abi_offsetof": (ctypes.c_long, [ctypes.c_char_p, ctypes.c_char_p]),
         "dab_abi_fieldsize": (ctypes.c_long, [ctypes.c_char_p, ctypes.c_char_p]),
@@ -166,6 +168,13 @@ def _board(name):
     if len(parts) == 2 and all(x.isdigit() for x in parts):
         return int(parts[0]), int(parts[1])
     return None
+
+
+_RESULTS = {1: "win", 0: "draw", -1: "loss"}
+
+
+def _sign(x):
+    return (x > 0) - (x < 0)
 
 
 class _Answers:
@@ -246,6 +255,17 @@ class _Answers:
                 "moves": [{"move": m, "value": v} for m, v in sorted(mv.items())],
                 "best": sorted(m for m, v in mv.items() if v == value)}
 
+    def result(self, pos, score_diff=0):
+        """Win/draw/loss: (result, keep) where result is "win", "draw" or
+        "loss", the best the player to move can reach when the score so far
+        is score_diff (the mover's boxes minus the opponent's), and keep the
+        moves that reach it, in increasing order.  It follows from the
+        margins: result = sign(score_diff + value)."""
+        mv = self.move_values(pos)
+        value = max(mv.values()) if mv else 0
+        want = _sign(score_diff + value)
+        return _RESULTS[want], sorted(m for m, v in mv.items() if _sign(score_diff + v) == want)
+
     def best_moves(self, pos):
         """The optimal lines of pos, in increasing order ([] on a full board)."""
         mv = self.move_values(pos)
@@ -320,6 +340,15 @@ class Oracle(_Answers):
 
     _calls = {"close": "dab_oracle_close", "parse": "dab_oracle_parse",
               "value": "dab_oracle_value64", "move_values": "dab_oracle_move_values"}
+
+    def result(self, pos, score_diff=0):
+        """As Tablebase.result, through the oracle's own call (dab_oracle_result)."""
+        r, keep, n, err = ctypes.c_int(), (ctypes.c_int16 * 64)(), ctypes.c_int(), _Err()
+        st = self._lib.dab_oracle_result(self._h, self._pos(pos), int(score_diff), ctypes.byref(r),
+                                         keep, ctypes.byref(n), ctypes.byref(err))
+        if st:
+            _raise(st, err)
+        return _RESULTS[r.value], [keep[i] for i in range(n.value)]
 
     def values(self, positions):
         """Batch, as Tablebase.values: an int8 numpy array (one query per

@@ -66,6 +66,52 @@ try:
                  "a Python struct of the wrong size is refused")
     check_raises(lambda: dab._check_abi(lib, [(_SwappedErr, "no_such_struct")]), 7, "does not know",
                  "an unknown C struct is refused")
+
+    # Win/draw/loss on 2x2 and 2x3 against a brute-force outcome search.
+    def brute_wdl(g_lines, boxes, p, d, memo):
+        left = sum(1 for b in boxes if p & b != b)
+        if abs(d) > left or left == 0:
+            return (d > 0) - (d < 0)
+        key = (p, d)
+        if key not in memo:
+            best = -2
+            for m in range(g_lines):
+                if p >> m & 1:
+                    continue
+                q = p | 1 << m
+                k = sum(1 for b in boxes if b >> m & 1 and q & b == b)
+                r = brute_wdl(g_lines, boxes, q, d + k, memo) if k else -brute_wdl(g_lines, boxes, q, -d, memo)
+                best = max(best, r)
+            memo[key] = best
+        return memo[key]
+
+    def box_masks(rows, cols):
+        nh = (rows + 1) * cols
+        return [(1 << (r * cols + c)) | (1 << ((r + 1) * cols + c)) | (1 << (nh + r * (cols + 1) + c))
+                | (1 << (nh + r * (cols + 1) + c + 1)) for r in range(rows) for c in range(cols)]
+
+    names = {1: "win", 0: "draw", -1: "loss"}
+    for rows, cols, count in ((2, 2, 400), (2, 3, 60)):
+        nl = rows * (cols + 1) + (rows + 1) * cols
+        boxes, memo, bad = box_masks(rows, cols), {}, 0
+        rng0 = random.Random(rows * 10 + cols)
+        with dab.Oracle("%dx%d" % (rows, cols)) as o:
+            for _ in range(count):
+                p = rng0.getrandbits(nl) & rng0.getrandbits(nl)
+                d = rng0.randint(-rows * cols, rows * cols)
+                want = brute_wdl(nl, boxes, p, d, memo)
+                keep = []
+                for m in range(nl):
+                    if not p >> m & 1:
+                        q = p | 1 << m
+                        k = sum(1 for b in boxes if b >> m & 1 and q & b == b)
+                        r = brute_wdl(nl, boxes, q, d + k, memo) if k else -brute_wdl(nl, boxes, q, -d, memo)
+                        if r == want:
+                            keep.append(m)
+                bad += o.result(p, d) != (names[want], keep)
+                bad += dab._Answers.result(o, p, d) != (names[want], keep)
+        check(bad == 0, "%dx%d: Oracle.result equals a brute-force outcome search (%d differ)"
+              % (rows, cols, bad))
     path = os.path.join(tmp, "3x3.dab")
     dab.build("3x3", path)
     tb = dab.Tablebase(path)

@@ -268,6 +268,91 @@ static void test_abi(void) {
            "abi: unknown names answer -1 / NULL");
 }
 
+/* ---- Win/draw/loss against a brute-force outcome search ---------------- */
+
+typedef struct wdl_brute {
+  const dab_geom *g;
+  int8_t *memo;             /* [pos][d + nboxes]: 0 unknown, else result + 2 */
+} wdl_brute;
+
+/* The best result the mover reaches from p with score difference d, by a
+** plain search over outcomes (no margins, no oracle). */
+static int brute_wdl(wdl_brute *b, uint64_t p, int d) {
+  const dab_geom *g = b->g;
+  int left = g->nboxes - __builtin_popcountll(dab64_complete_v(dab64_side_vectors(g, p)));
+  if (d > left || d < -left || p == g->all_lines) return d > 0 ? 1 : d < 0 ? -1 : 0;
+  int8_t *slot = &b->memo[p * (uint64_t)(2 * g->nboxes + 1) + (uint64_t)(d + g->nboxes)];
+  if (*slot) return *slot - 2;
+  int best = -2;
+  for (int m = 0; m < g->nlines; m++) {
+    if (p >> m & 1) continue;
+    int k = dab64_completes(g, p, m);
+    int r = k ? brute_wdl(b, p | 1ull << m, d + k) : -brute_wdl(b, p | 1ull << m, -d);
+    if (r > best) best = r;
+  }
+  *slot = (int8_t)(best + 2);
+  return best;
+}
+
+/* Every position of a board (all of them, or a stride through them), every
+** score difference: dab_oracle_result's result and kept moves equal the
+** brute force's. */
+static void test_wdl_board(int rows, int cols, uint64_t stride) {
+  dab_geom g;
+  dab_err err;
+  dab_oracle *o = NULL;
+  dab_oracle_opts oo = {.threads = 1};
+  if (dab_geom_init(&g, rows, cols, &err) || dab_oracle_open(rows, cols, &oo, &o, &err)) {
+    TH_CHECK(0, "wdl %dx%d: %s", rows, cols, err.msg);
+    return;
+  }
+  wdl_brute b = {&g, calloc((size_t)(1ull << g.nlines) * (size_t)(2 * g.nboxes + 1), 1)};
+  long bad = 0, checked = 0, kept_suboptimal = 0;
+  for (uint64_t p = 0; p >> g.nlines == 0 && b.memo; p += stride) {
+    for (int d = -g.nboxes; d <= g.nboxes; d++) {
+      int result = 9, nkeep = 0;
+      int16_t keep[64];
+      if (dab_oracle_result(o, p, d, &result, keep, &nkeep, &err)) {
+        bad++;
+        continue;
+      }
+      int want = brute_wdl(&b, p, d), ki = 0;
+      bool ok = result == want;
+      for (int m = 0; m < g.nlines && ok; m++) {
+        if (p >> m & 1) continue;
+        int k = dab64_completes(&g, p, m);
+        int r = k ? brute_wdl(&b, p | 1ull << m, d + k) : -brute_wdl(&b, p | 1ull << m, -d);
+        bool listed = ki < nkeep && keep[ki] == m;
+        if (listed) ki++;
+        ok = listed == (r == want);
+      }
+      ok = ok && ki == nkeep;
+      bad += !ok;
+      checked++;
+      if (ok && nkeep > 0) {
+        /* Count positions where keeping the result allows a margin loss. */
+        int16_t mv[64], val[64];
+        int n = 0;
+        if (!dab_oracle_move_values(o, p, mv, val, &n, &err)) {
+          int best = -99;
+          for (int i = 0; i < n; i++) best = val[i] > best ? val[i] : best;
+          for (int i = 0, j = 0; i < n && j < nkeep; i++)
+            if (mv[i] == keep[j]) {
+              kept_suboptimal += val[i] < best;
+              j++;
+            }
+        }
+      }
+    }
+  }
+  TH_CHECK(b.memo && checked > 1000 && bad == 0,
+           "wdl %dx%d: %ld (position, score) pairs match brute force, %ld differ", rows, cols, checked, bad);
+  TH_CHECK(kept_suboptimal > 0, "wdl %dx%d: some result-keeping moves are margin-suboptimal (%ld)", rows, cols,
+           kept_suboptimal);
+  free(b.memo);
+  dab_oracle_close(o);
+}
+
 int main(void) {
   /* The user's own tablebases stay out: 2x5 must be answered by search. */
   setenv("DAB_TB_NO_PROJECT", "1", 1);
@@ -283,6 +368,8 @@ int main(void) {
   /* Under ThreadSanitizer (tests/run.sh --tsan) only what runs threads. */
   bool tsan_only = getenv("DAB_TEST_TSAN") != NULL;
   if (!tsan_only) test_abi();
+  if (!tsan_only) test_wdl_board(2, 2, 1);
+  if (!tsan_only) test_wdl_board(2, 3, getenv("DAB_TEST_SAN") ? 7 : 1);
   if (!tsan_only) test_against_table(table, &g, 1);
   test_against_table(table, &g, 2);
   if (!tsan_only) {
