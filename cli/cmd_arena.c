@@ -13,6 +13,7 @@
 #include "cli/cliutil.h"
 #include "cli/commands.h"
 #include "oracle/oracle.h"
+#include "agents/agent.h"
 #include "players/arena.h"
 
 /* The table of --oracle-search's solver. */
@@ -319,6 +320,7 @@ int dab_cmd_arena(int argc, char **argv) {
 
   dab_player_env *env;
   dab_status st = dab_player_env_new(tb, &env, &err);
+  if (!st && (st = dab_agents_register(env, &err))) dab_player_env_free(env);
   if (st) return cli_error("arena", st, err.msg);
   if (oracle_lines) dab_player_env_set_build_lines(env, (int)oracle_lines);
   int rc = CLI_OK;

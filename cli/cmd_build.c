@@ -5,32 +5,88 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "cli/cliutil.h"
 #include "cli/commands.h"
 #include "game/postext.h"
-#include "solver/retro.h"
 #include "tablebase/dabtb.h"
 
 static const char usage[] =
-    "usage: dab build RxC [-o FILE] [--tb DIR] [--threads N] [--level L] [--block-entries N]\n\n"
-    "Solves every position of the RxC board by retrograde analysis and writes its\n"
-    "tablebase (LMDB + zstd, see docs/formats.md).  The file is written to a\n"
-    "temporary name, synced, compacted and renamed, so an interrupted build never\n"
-    "leaves a half-written tablebase; running it again just works.\n"
+    "usage: dab build RxC [-o FILE] [--tb DIR] [--threads N] [--plan] [--restart]\n"
+    "                     [--mem-limit SIZE] [--full-array] [--level L] [--block-entries N]\n\n"
+    "Solves every position of the RxC board and writes its tablebase (LMDB + zstd,\n"
+    "see docs/formats.md).  The layered builder computes the quiet positions layer\n"
+    "by layer from the full board down, one byte per indexed position in memory\n"
+    "(3x5: 1.9 GB, 4x4: 6.1 GB); finished layers go to FILE.layers/, so a killed\n"
+    "or interrupted (Ctrl-C) build resumes where it stopped when run again.  The\n"
+    "file is written to a temporary name, synced, compacted and renamed, so an\n"
+    "interrupted build never leaves a half-written tablebase.\n"
     "  -o FILE             output file (default: RxC.dab in --tb DIR, else the first\n"
     "                      directory of $DAB_TB_PATH, else data/tb/ of the project)\n"
     "  --threads N         worker threads (default: all cores)\n"
+    "  --plan              print entries per layer, peak memory, temporary disk and\n"
+    "                      the estimated time, and build nothing\n"
+    "  --restart           discard finished layers of an earlier run\n"
+    "  --mem-limit SIZE    refuse a plan above SIZE (e.g. 8G; default: MemAvailable)\n"
+    "  --full-array        solve with the 2^L-byte retrograde table (<= 32 lines)\n"
     "  --level L           zstd level 1..22 (default 12)\n"
     "  --block-entries N   positions per compressed block (default 1048576)\n"
-    "  --fill-true         store true values in don't-care entries (for measurement)\n";
+    "  --fill-true         store true values in don't-care entries (for measurement;\n"
+    "                      implies --full-array)\n";
+
+static double gib(uint64_t b) { return (double)b / 1073741824.0; }
+
+static void print_time(const char *label, double s) {
+  if (s < 120) printf("%s%.1f s", label, s);
+  else if (s < 7200) printf("%s%.1f min", label, s / 60);
+  else printf("%s%.2f h", label, s / 3600);
+}
+
+static int print_plan(const char *path, const dabtb_plan *p) {
+  printf("plan: dab build %dx%d -> %s\n", p->rows, p->cols, path);
+  printf("builder: %s, %d threads, %d symmetries with border equivalence\n",
+         p->full_array ? "full-array retrograde table" : "layered (quiet positions only)", p->threads,
+         p->ntrans);
+  printf("layer  entries          est. time\n");
+  for (int k = p->nlines; k >= 0; k--) {
+    printf("%5d  %15llu  ", k, (unsigned long long)p->entries[k]);
+    print_time("", p->layer_seconds[k]);
+    printf("%s\n", p->layers_done > p->nlines - k ? "   (done)" : "");
+  }
+  printf("indexed entries: %llu (of 2^%d positions)\n", (unsigned long long)p->indexed, p->nlines);
+  printf("peak memory: %.2f GiB (%s); limit %.2f GiB: %s\n", gib(p->peak_bytes),
+         p->full_array ? "retrograde table" : "every layer, one byte per entry, plus blocks",
+         gib(p->mem_limit), p->fits ? "fits" : "DOES NOT FIT: the build is refused");
+  printf("temporary disk: %.2f GiB (%s); file about %.0f MB\n", gib(p->disk_bytes),
+         p->full_array ? "the file twice" : "the layers, plus the file twice",
+         (double)p->file_bytes / 1e6);
+  print_time("estimated time: ", p->seconds);
+  printf(" on %d threads with free cores (timed sample: %.3g entries/s per thread)\n", p->threads,
+         p->sample_rate);
+  if (p->layers_done) printf("resume: %d finished layers on disk\n", p->layers_done);
+  return p->fits ? CLI_OK : CLI_FAIL;
+}
+
+static void on_layer(void *ctx, int layer, uint64_t entries, uint64_t canonical, double seconds) {
+  (void)ctx;
+  if (!isatty(STDERR_FILENO) && seconds < 1.0) return;
+  cli_progress_end();
+  fprintf(stderr, "layer %2d: %llu entries, %llu canonical, %.2f s (%.3g entries/s)\n", layer,
+          (unsigned long long)entries, (unsigned long long)canonical, seconds,
+          seconds > 0 ? (double)entries / seconds : 0.0);
+}
 
 int dab_cmd_build(int argc, char **argv) {
-  const char *board = NULL, *out = NULL, *tb_dir = NULL;
+  const char *board = NULL, *out = NULL, *tb_dir = NULL, *mem = NULL;
   long threads = 0, level = 0, block_entries = 0;
-  bool fill_true = false;
+  bool fill_true = false, plan = false, restart = false, full_array = false;
   const cli_opt table[] = {{"-o", CLI_TEXT, &out, 0},
                            {"--tb", CLI_TEXT, &tb_dir, 0},
                            {"--threads", CLI_COUNT, &threads, 256},
+                           {"--plan", CLI_FLAG, &plan, 0},
+                           {"--restart", CLI_FLAG, &restart, 0},
+                           {"--mem-limit", CLI_TEXT, &mem, 0},
+                           {"--full-array", CLI_FLAG, &full_array, 0},
                            {"--level", CLI_COUNT, &level, 22},
                            {"--block-entries", CLI_COUNT, &block_entries, 1l << 30},
                            {"--fill-true", CLI_FLAG, &fill_true, 0},
@@ -46,6 +102,10 @@ int dab_cmd_build(int argc, char **argv) {
   bo.zstd_level = (int)level;
   bo.block_entries = (uint32_t)block_entries;
   bo.fill_true = fill_true;
+  bo.full_array = full_array || fill_true;
+  bo.restart = restart;
+  if (mem && !(bo.mem_limit = cli_parse_size(mem)))
+    return cli_error("build", DAB_EINPUT, "--mem-limit: expected a size like 8G");
   int rows, cols;
   size_t used;
   dab_err err;
@@ -53,11 +113,8 @@ int dab_cmd_build(int argc, char **argv) {
   if (!st && board[used])
     st = dab_fail(&err, DAB_EINPUT, "'%s': expected a board like 3x4, nothing after it", board);
   if (st) return cli_error("build", st, err.msg);
-  dab_geom g;
-  st = dab_geom_init(&g, rows, cols, &err);
+  st = dabtb_buildable(rows, cols, &err);
   if (st) return cli_error("build", st, err.msg);
-  if (g.nlines > DAB_RETRO_MAX_FREE)
-    return cli_error("build", DAB_EBOARD, "tablebases cover boards of at most 32 lines (3x4, 2x6...)");
   char path[PATH_MAX + 64];
   if (out) {
     snprintf(path, sizeof path, "%s", out);
@@ -65,8 +122,14 @@ int dab_cmd_build(int argc, char **argv) {
     st = dabtb_default_path(rows, cols, tb_dir, path, sizeof path, &err);
     if (st) return cli_error("build", st, err.msg);
   }
-  cli_announce_memory("build", "the retrograde table", dab_retro_bytes(g.nlines));
+  if (plan) {
+    dabtb_plan p;
+    st = dabtb_build_plan(rows, cols, path, &bo, &p, &err);
+    if (st) return cli_error("build", st, err.msg);
+    return print_plan(path, &p);
+  }
   bo.progress = cli_progress;
+  bo.layer_done = on_layer;
   bo.cancel = cli_cancel_on_signal();
   dabtb_build_report rep;
   st = dabtb_build(rows, cols, path, &bo, &rep, &err);
@@ -75,7 +138,9 @@ int dab_cmd_build(int argc, char **argv) {
   printf("%s: %dx%d, %llu bytes, %llu blocks, %llu indexed / %llu canonical positions, value %+d\n",
          path, rows, cols, (unsigned long long)rep.file_bytes, (unsigned long long)rep.blocks,
          (unsigned long long)rep.indexed, (unsigned long long)rep.canonical, rep.value);
-  printf("time: retrograde %.2f s, encode %.2f s, write %.2f s, total %.2f s\n", rep.retro_seconds,
-         rep.encode_seconds, rep.write_seconds, rep.total_seconds);
+  if (rep.layers_resumed) printf("resumed: %d finished layers reused\n", rep.layers_resumed);
+  printf("time: %s %.2f s, encode %.2f s, write %.2f s, total %.2f s\n",
+         rep.layered ? "layers" : "retrograde", rep.retro_seconds, rep.encode_seconds,
+         rep.write_seconds, rep.total_seconds);
   return CLI_OK;
 }

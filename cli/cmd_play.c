@@ -8,6 +8,7 @@
 #include <time.h>
 #include "cli/cliutil.h"
 #include "cli/commands.h"
+#include "agents/agent.h"
 #include "players/player.h"
 
 static const char usage[] =
@@ -58,6 +59,7 @@ int dab_cmd_play(int argc, char **argv) {
   dab_err err;
   dab_player_env *env;
   dab_status st = dab_player_env_new(tb, &env, &err);
+  if (!st && (st = dab_agents_register(env, &err))) dab_player_env_free(env);
   if (st) return cli_error("play", st, err.msg);
   if (oracle_lines) dab_player_env_set_build_lines(env, (int)oracle_lines);
   const dab_oracle *o = NULL;

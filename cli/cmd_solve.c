@@ -63,7 +63,7 @@ typedef struct solve_cfg {
 
 /* The table when --hash is not given: 512 MiB at 36 lines, doubling every
 ** two lines, at least 16 MiB, at most 8 GiB or half the available memory.
-** Measured (session 4, docs/PERFORMANCE.md): a search stores one entry
+** Measured (22 Nov 2026, docs/solver.md): a search stores one entry
 ** per ~17 nodes (16 bytes each), so 2x7 (36 lines) fills ~90 MB, 3x5 (38)
 ** ~550 MB, 4x4 (40) ~600 MB; 3x5 in 1 GiB and 4x4 in 2 GiB were as fast
 ** as with 4 and 8 GiB, and setting up and releasing 8 GiB cost 5-7 s. */

@@ -20,7 +20,11 @@
   X(check, "integrity check of a tablebase: every block's checksum")           \
   X(verify, "re-derive every stored value of a tablebase from its successors") \
   X(arena, "play matches between players, scored against the oracle")         \
-  X(play, "the move a player (perfect, chain, mcts, sw...) makes in POS")
+  X(play, "the move a player (perfect, chain, mcts, sw...) makes in POS")      \
+  X(train, "train a learning agent (q, ...) graded by the oracle; a model file") \
+  X(plot, "learning curves of a training log (CSV) as a PNG, with gnuplot")     \
+  X(rules, "rule-graph teams (econ, erl): each rule with its numbers, graded by the oracle") \
+  X(matrix, "matrix games: exact Nash equilibria, Q-learners, replicator plots")
 
 #define DAB_DECLARE(name, summary) int dab_cmd_##name(int argc, char **argv);
 DAB_COMMANDS(DAB_DECLARE)

@@ -223,7 +223,7 @@ static void subtree_estimate(dab_proof *pf, size_t *n, subtree_times *st) {
   free(nodes);
 }
 
-/* The default --rate-window: about a session of work on one machine. */
+/* The default --rate-window: about an afternoon's work on one machine. */
 #define RATE_WINDOW (4 * 3600.0)
 
 /* The measured rate: what the last stretch of work did to the open leaves. */

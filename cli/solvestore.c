@@ -364,7 +364,7 @@ static void checkpoint(dab_ab *ab, bool bounds_too, int min_work) {
 **     262 K      11.3 M    15.4 M    17.2 M
 **     131 K      23.7 M    24.3 M    24.8 M
 **      65 K     109.1 M    63.8 M    67.2 M
-** and at 2 M slots pinned beat weighted 9.2 M to 12.2 M (session 12).
+** and at 2 M slots pinned beat weighted 9.2 M to 12.2 M.
 */
 typedef struct seed_ctx {
   dab_ab *ab;

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <time.h>
 #include "game/sc.h"
+#include "players/mcts_bz.h"
 #include "players/pint.h"
 #include "theorems/sle.h"
 
@@ -34,7 +35,7 @@
 ** theorem library (sle_exact): at tree leaves (sle=1), and also inside
 ** rollouts, stopping at the first such position (sle=2, the default).
 */
-enum { MACRO_TAKE_ALL = -2, MACRO_DECLINE = -3 };
+enum { MACRO_TAKE_ALL = PL_MACRO_TAKE_ALL, MACRO_DECLINE = PL_MACRO_DECLINE };
 
 typedef struct node {
   int32_t child;
@@ -45,13 +46,9 @@ typedef struct node {
   float reward;
 } node;
 
-typedef struct mstate {
-  dab_lineset s;
-  int diff;      /* player 0's boxes minus player 1's, including the game's score */
-  int turn;
-  int left;      /* undrawn lines */
-  int first;     /* first line drawn since the state was set up, -1 none */
-} mstate;
+/* diff: player 0's boxes minus player 1's, including the game's score;
+** left: undrawn lines; first: first line drawn since set-up, -1 none. */
+typedef pl_mstate mstate;
 
 typedef struct mcts {
   bool bz;
@@ -204,20 +201,26 @@ static int32_t alloc_nodes(mcts *t, int n) {
   return at;
 }
 
+int pl_mcts_children(const dab_geom *g, const pl_mstate *st, bool bz, dab_sc_view *view,
+                     int16_t *moves) {
+  int n = 0;
+  if (bz && first_capturable(g, &st->s) >= 0) {
+    moves[n++] = MACRO_TAKE_ALL;
+    mstate tmp = *st;
+    if (macro_decline(g, &tmp)) moves[n++] = MACRO_DECLINE;
+  } else if (bz) {
+    n = opening_moves(g, &st->s, view, moves);
+  } else {
+    n = dab_legal_moves(g, &st->s, moves);
+  }
+  return n;
+}
+
 /* Creates the children of node ni for state st, in random order.
 ** RETURN: false when the pool is full (the node stays a leaf). */
 static bool expand(mcts *t, const dab_geom *g, int32_t ni, const mstate *st, dab_rng *rng) {
   int16_t moves[DAB_MAX_LINES];
-  int n = 0;
-  if (t->bz && first_capturable(g, &st->s) >= 0) {
-    moves[n++] = MACRO_TAKE_ALL;
-    mstate tmp = *st;
-    if (macro_decline(g, &tmp)) moves[n++] = MACRO_DECLINE;
-  } else if (t->bz && t->view) {
-    n = opening_moves(g, &st->s, t->view, moves);
-  } else {
-    n = dab_legal_moves(g, &st->s, moves);
-  }
+  int n = pl_mcts_children(g, st, t->bz && t->view, t->view, moves);
   int32_t at = alloc_nodes(t, n);
   if (at < 0) return false;
   for (int i = n - 1; i > 0; i--) {
@@ -459,4 +462,22 @@ double pl_mcts_rate(dab_player *p, const dab_game *game, dab_rng *rng) {
   search(t, &p->geom, game, rng, &nsims);
   double dt = now_ms() - t0;
   return dt > 0 ? (double)nsims * 1000.0 / dt : 0;
+}
+
+/* ---- Shared with agents/ (players/mcts_bz.h) ------------------------------ */
+
+void pl_mstate_from_game(const dab_geom *g, const dab_game *game, pl_mstate *st) {
+  *st = (pl_mstate){game->lines, game->score[0] - game->score[1], game->to_move,
+                    g->nlines - dab_ls_count(&game->lines), -1};
+}
+
+void pl_mcts_apply(const dab_geom *g, pl_mstate *st, int move) { apply_move(g, st, move); }
+
+bool pl_mcts_sle_exact(const dab_geom *g, const pl_mstate *st, int *diff) {
+  return sle_exact(g, st, diff);
+}
+
+int pl_mcts_rollout(const dab_geom *g, const pl_mstate *st, dab_rng *rng, bool sle) {
+  if (sle && dab_geom_fast(g)) return rollout_fast(g, st, rng, true);
+  return rollout(g, st, rng);
 }

@@ -32,7 +32,7 @@ struct dab_player {
 };
 
 enum { PL_RANDOM, PL_LEVEL1, PL_LEVEL2, PL_CHAIN, PL_MCTS, PL_MCTS_BZ, PL_SW, PL_AB, PL_PERFECT,
-       PL_CUSTOM };
+       PL_CUSTOM, PL_MCTS_OS };
 
 /* Option helpers: each returns DAB_OK or DAB_EINPUT with a message naming
 ** the player and the option.  A missing key leaves *out unchanged. */
@@ -47,6 +47,7 @@ const char *pl_opt_str(pl_opts *o, const char *key);
 ** every option it understands as used (the caller rejects the rest). */
 dab_status pl_new_simple(dab_player *p, pl_opts *o, dab_err *err);
 dab_status pl_new_mcts(dab_player *p, pl_opts *o, dab_err *err);
+dab_status pl_new_mcts_os(dab_player *p, pl_opts *o, dab_err *err);
 dab_status pl_new_sw(dab_player *p, pl_opts *o, const char *size, dab_err *err);
 dab_status pl_new_ab(dab_player *p, pl_opts *o, dab_err *err);
 dab_status pl_new_perfect(dab_player *p, pl_opts *o, dab_err *err);

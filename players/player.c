@@ -20,8 +20,11 @@ const char dab_player_help[] =
     "  mcts-bz[:sims=N,time=MS,c=X,sle=0|1|2]\n"
     "                              UCT with chain-loop macro moves and exact SLE\n"
     "                              scores (1: tree leaves, 2: also in rollouts)\n"
-    "  sw[:KxL,agg=max|sum|mean|min,border=cut|aware,safe=0|1]\n"
-    "                              sliding window (plain published version by default)\n"
+    "  mcts-os[:sims=N,c=X]        MCTS as OpenSpiel's MCTSBot: +-1 returns, c=2, one\n"
+    "                              random rollout, solver backups (default sims=1000)\n"
+    "  sw[:KxL,agg=max|sum|mean|min,border=cut|aware,safe=0|1,value=net|wdl]\n"
+    "                              sliding window (plain version by default; value=wdl:\n"
+    "                              the published win/draw/loss window valuation)\n"
     "  sw+[:KxL]                   improved sliding window (agg=sum,border=aware,safe=1)\n"
     "  ab[:depth=N,nodes=N]        depth-limited alpha-beta (default depth=4,\n"
     "                              nodes=200000 per move)\n"
@@ -30,7 +33,8 @@ const char dab_player_help[] =
     "                              solve=F: from F undrawn lines on, by retrograde;\n"
     "                              search=N: wherever N nodes of exact search prove\n"
     "                              every move (table hash=MIB, default 256);\n"
-    "                              chain's move elsewhere\n";
+    "                              chain's move elsewhere\n"
+    "  KIND:FILE                   a trained agent's model (dab train KIND; e.g. q:FILE)\n";
 
 /* ---- Environment ------------------------------------------------------ */
 
@@ -48,13 +52,20 @@ typedef struct env_table {
   dab_retro *table;
 } env_table;
 
+typedef struct env_kind {
+  char name[32];
+  dab_player_kind_fn make;
+  void *ctx;
+} env_kind;
+
 struct dab_player_env {
   pthread_mutex_t lock;
   char *tb_dir;
   int build_lines;
-  int noracle, ntable;
+  int noracle, ntable, nkind;
   env_oracle oracle[ENV_MAX];
   env_table table[ENV_MAX];
+  env_kind kind[ENV_MAX];
 };
 
 dab_status dab_player_env_new(const char *tb_dir, dab_player_env **out, dab_err *err) {
@@ -223,7 +234,41 @@ static const struct {
 } kinds[] = {{"random", PL_RANDOM}, {"level0", PL_RANDOM}, {"level1", PL_LEVEL1},
              {"level2", PL_LEVEL2}, {"chain", PL_CHAIN},   {"mcts", PL_MCTS},
              {"mcts-bz", PL_MCTS_BZ}, {"sw", PL_SW},        {"sw+", PL_SW},
-             {"ab", PL_AB},         {"perfect", PL_PERFECT}};
+             {"ab", PL_AB},         {"perfect", PL_PERFECT}, {"mcts-os", PL_MCTS_OS}};
+
+static int builtin_kind(const char *name) {
+  for (size_t i = 0; i < sizeof kinds / sizeof *kinds; i++)
+    if (!strcmp(kinds[i].name, name)) return kinds[i].kind;
+  return -1;
+}
+
+dab_status dab_player_env_add_kind(dab_player_env *env, const char *name, dab_player_kind_fn make,
+                                   void *ctx, dab_err *err) {
+  if (!*name || strlen(name) >= sizeof env->kind[0].name || strchr(name, ':') ||
+      builtin_kind(name) >= 0)
+    return dab_fail(err, DAB_EINPUT, "bad player kind name '%s'", name);
+  dab_status st = DAB_OK;
+  pthread_mutex_lock(&env->lock);
+  for (int i = 0; i < env->nkind; i++)
+    if (!strcmp(env->kind[i].name, name)) st = dab_fail(err, DAB_EINPUT, "player kind '%s' added twice", name);
+  if (!st && env->nkind == ENV_MAX) st = dab_fail(err, DAB_ENOMEM, "too many player kinds in one environment");
+  if (!st) {
+    env_kind *k = &env->kind[env->nkind++];
+    snprintf(k->name, sizeof k->name, "%s", name);
+    k->make = make;
+    k->ctx = ctx;
+  }
+  pthread_mutex_unlock(&env->lock);
+  return st;
+}
+
+/* The env's kind called name, or NULL (kinds are added before sharing). */
+static const env_kind *env_find_kind(dab_player_env *env, const char *name) {
+  if (!env) return NULL;
+  for (int i = 0; i < env->nkind; i++)
+    if (!strcmp(env->kind[i].name, name)) return &env->kind[i];
+  return NULL;
+}
 
 dab_status dab_player_new(const char *spec, const dab_geom *g, dab_player_env *env,
                           dab_player **out, dab_err *err) {
@@ -233,15 +278,15 @@ dab_status dab_player_new(const char *spec, const dab_geom *g, dab_player_env *e
   size_t nlen = colon ? (size_t)(colon - spec) : strlen(spec);
   if (nlen == 0 || nlen >= sizeof name)
     return dab_fail(err, DAB_EINPUT, "bad player spec '%s' (players: random, level1, level2, chain, "
-                    "mcts, mcts-bz, sw, sw+, ab, perfect)", spec);
+                    "mcts, mcts-bz, mcts-os, sw, sw+, ab, perfect)", spec);
   memcpy(name, spec, nlen);
   name[nlen] = 0;
-  int kind = -1;
-  for (size_t i = 0; i < sizeof kinds / sizeof *kinds; i++)
-    if (!strcmp(kinds[i].name, name)) kind = kinds[i].kind;
+  int kind = builtin_kind(name);
+  const env_kind *ek = kind < 0 ? env_find_kind(env, name) : NULL;
+  if (ek) return ek->make(ek->ctx, colon ? colon + 1 : "", g, env, out, err);
   if (kind < 0)
     return dab_fail(err, DAB_EINPUT, "unknown player '%s' (players: random, level1, level2, chain, "
-                    "mcts, mcts-bz, sw, sw+, ab, perfect)", name);
+                    "mcts, mcts-bz, mcts-os, sw, sw+, ab, perfect)", name);
   pl_opts o;
   dab_status st = parse_opts(name, colon ? colon + 1 : NULL, &o, err);
   if (st) return st;
@@ -253,6 +298,7 @@ dab_status dab_player_new(const char *spec, const dab_geom *g, dab_player_env *e
   switch (kind) {
     case PL_MCTS:
     case PL_MCTS_BZ: st = pl_new_mcts(p, &o, err); break;
+    case PL_MCTS_OS: st = pl_new_mcts_os(p, &o, err); break;
     case PL_SW: {
       /* A bare KxL word is the window size; "sw+" turns the improvements on. */
       const char *size = NULL;
@@ -298,6 +344,7 @@ dab_status dab_player_new(const char *spec, const dab_geom *g, dab_player_env *e
 typedef struct custom {
   dab_move_fn fn;
   void *ctx;
+  void (*free_ctx)(void *);
 } custom;
 
 static int custom_move(dab_player *p, const dab_game *game, dab_rng *rng) {
@@ -305,22 +352,33 @@ static int custom_move(dab_player *p, const dab_game *game, dab_rng *rng) {
   return c->fn(c->ctx, &p->geom, game, rng);
 }
 
-static void custom_free(void *impl) { free(impl); }
+static void custom_free(void *impl) {
+  custom *c = impl;
+  if (c->free_ctx) c->free_ctx(c->ctx);
+  free(c);
+}
 
 static const pl_ops ops_custom = {custom_move, custom_free};
 
 dab_status dab_player_custom(const char *name, const dab_geom *g, dab_move_fn fn, void *ctx,
                              dab_player **out, dab_err *err) {
+  return dab_player_custom_owned(name, g, fn, ctx, NULL, out, err);
+}
+
+dab_status dab_player_custom_owned(const char *name, const dab_geom *g, dab_move_fn fn, void *ctx,
+                                   void (*free_ctx)(void *), dab_player **out, dab_err *err) {
   *out = NULL;
   dab_player *p = calloc(1, sizeof *p);
   custom *c = calloc(1, sizeof *c);
   if (!p || !c) {
     free(p);
     free(c);
+    if (free_ctx) free_ctx(ctx);
     return dab_fail(err, DAB_ENOMEM, "out of memory for player '%s'", name);
   }
   c->fn = fn;
   c->ctx = ctx;
+  c->free_ctx = free_ctx;
   p->geom = *g;
   p->kind = PL_CUSTOM;
   p->ops = &ops_custom;

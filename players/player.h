@@ -19,11 +19,18 @@
 **                             all-but-two / all-but-four, opens the cheapest part
 **   mcts[:sims=N,time=MS,c=X,nodes=N]
 **                             UCT with random rollouts
+**   mcts-os[:sims=N,c=X,nodes=N]
+**                             OpenSpiel's MCTSBot: returns +-1, c = 2, one random
+**                             rollout per leaf, proven wins/losses backed up
+**                             (MCTS-Solver), most-visited move (sims=1000)
 **   mcts-bz[:same,sle=0|1|2]  plus chain-loop macro moves, opening pruning and
 **                             exact scores of simple loony endgames
-**   sw[:KxL,agg=max|sum|mean|min,border=cut|aware,safe=0|1]
+**   sw[:KxL,agg=max|sum|mean|min,border=cut|aware,safe=0|1,value=net|wdl]
 **                             sliding window over KxL sub-boards (oracle values);
-**                             `sw:KxL` alone is the published plain version,
+**                             value=wdl: windows valued by their win/draw/loss
+**                             result counting the boxes taken inside them (the
+**                             published rule), value=net: by net boxes;
+**                             `sw:KxL` alone is the plain version,
 **                             `sw+[:KxL]` the improved one (sum, aware, safe)
 **   ab[:depth=N,nodes=N]      depth-limited alpha-beta, simple evaluation
 **   perfect[:tie=random|boxes|long,solve=F,search=N,hash=MIB]
@@ -98,6 +105,25 @@ int dab_player_move(dab_player *p, const dab_game *game, dab_rng *rng);
 typedef int (*dab_move_fn)(void *ctx, const dab_geom *g, const dab_game *game, dab_rng *rng);
 dab_status dab_player_custom(const char *name, const dab_geom *g, dab_move_fn fn, void *ctx,
                              dab_player **out, dab_err *err);
+
+/* As dab_player_custom, and the player owns ctx: free_ctx(ctx) runs when
+** the player is freed (and on failure here).  free_ctx may be NULL. */
+dab_status dab_player_custom_owned(const char *name, const dab_geom *g, dab_move_fn fn, void *ctx,
+                                   void (*free_ctx)(void *), dab_player **out, dab_err *err);
+
+/*
+** Spec kinds from layers above players/ (e.g. trained agents: "q:FILE").
+** make(ctx, args, g, env, out, err) builds the player for spec
+** "NAME:ARGS" (args is "" when the spec has no colon); its contract is
+** dab_player_new's.  dab_player_new consults the env's kinds for a name
+** that is not built in.  Add kinds before sharing env between threads.
+** RETURN: DAB_OK; DAB_EINPUT for a name that is empty, too long, built in
+** or already added; DAB_ENOMEM when the env holds too many kinds.
+*/
+typedef dab_status (*dab_player_kind_fn)(void *ctx, const char *args, const dab_geom *g,
+                                         dab_player_env *env, dab_player **out, dab_err *err);
+dab_status dab_player_env_add_kind(dab_player_env *env, const char *name, dab_player_kind_fn make,
+                                   void *ctx, dab_err *err);
 
 /* The canonical spec of the player, with every option spelled out
 ** (e.g. "mcts:sims=80,time=0,c=1.41"). */

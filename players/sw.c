@@ -29,7 +29,16 @@
 **   border=aware  a window's value for one of its artificial lines is ignored
 **                 when some window holds that line inside (every line of a
 **                 board at least as big as the window, in both sides > 1);
-**   safe=1      play a safe capture first when there is one.
+**   safe=1      play a safe capture first when there is one;
+**   value=wdl   the published valuation (with agg=max, border=cut only): a
+**               window is worth its win/draw/loss result for the player to
+**               move, counting the boxes already taken inside the window
+**               (the published table's key: lines, points in the window,
+**               player to move); a move is worth the result it keeps.  The
+**               windows of greatest worth each add their best moves to one
+**               list (a line best in several windows appears once per
+**               window) and the move is drawn uniformly from that list.
+**               value=net (the default) ranks by net boxes instead.
 */
 
 enum { AGG_MAX, AGG_SUM, AGG_MEAN, AGG_MIN };
@@ -50,7 +59,7 @@ typedef struct sw_window {
 
 typedef struct sw {
   int agg;
-  bool aware, safe;
+  bool aware, safe, wdl;
   int nshape;
   sw_shape shape[2];
   int nwin;
@@ -86,6 +95,72 @@ static void add_windows(sw *t, const dab_geom *g, int si) {
     }
 }
 
+/* Net boxes the mover gains by drawing window line j in window position
+** pos (its boxes completed now, then the child's value with the turn kept
+** or passed). */
+static int window_move_value(const sw_shape *sh, uint64_t pos, int j) {
+  int k = dab64_completes(&sh->g, pos, j);
+  int child;
+  if (sh->table) child = sh->table[pos | (1ull << j)];
+  else {
+    dab_lineset cs = dab_ls_from_word(pos | (1ull << j));
+    if (dab_oracle_value(sh->oracle, &cs, &child, NULL)) child = 0;
+  }
+  return k ? k + child : -child;
+}
+
+/* The published valuation (value=wdl): see the comment at the top.  The
+** list of best moves is kept as a count per line. */
+static int sw_move_wdl(const sw *t, const dab_geom *g, const dab_game *game, dab_rng *rng) {
+  const dab_lineset *s = &game->lines;
+  int cnt[DAB_MAX_LINES];
+  memset(cnt, 0, (size_t)g->nlines * sizeof *cnt);
+  int total = 0, top = -2;
+  for (int wi = 0; wi < t->nwin; wi++) {
+    const sw_window *w = &t->win[wi];
+    const sw_shape *sh = &t->shape[w->shape];
+    uint64_t pos = 0;
+    for (int j = 0; j < w->nl; j++) pos |= (uint64_t)dab_ls_has(s, w->line[j]) << j;
+    uint64_t undrawn = ~pos & sh->g.all_lines;
+    if (!undrawn) continue;
+    /* Points inside the window: its complete boxes, by owner.  A board
+    ** box has the id of its top line. */
+    int diff = 0;
+    for (int b = 0; b < sh->g.nboxes; b++) {
+      if ((pos & sh->g.box_mask[b]) != sh->g.box_mask[b]) continue;
+      int own = game->owner[w->line[b]];
+      if (own == game->to_move) diff++;
+      else if (own == (game->to_move ^ 1)) diff--;
+    }
+    int r[64], wv = -2;
+    for (uint64_t u = undrawn; u; u &= u - 1) {
+      int j = __builtin_ctzll(u);
+      r[j] = dab_result_of(diff + window_move_value(sh, pos, j));
+      if (r[j] > wv) wv = r[j];
+    }
+    if (wv < top) continue;
+    if (wv > top) {
+      memset(cnt, 0, (size_t)g->nlines * sizeof *cnt);
+      total = 0;
+      top = wv;
+    }
+    for (uint64_t u = undrawn; u; u &= u - 1) {
+      int j = __builtin_ctzll(u);
+      if (r[j] == wv) {
+        cnt[w->line[j]]++;
+        total++;
+      }
+    }
+  }
+  if (!total) {  /* no window holds an undrawn line (windows cover the board) */
+    int16_t moves[DAB_MAX_LINES];
+    return pl_pick(rng, moves, dab_legal_moves(g, s, moves));
+  }
+  int k = dab_rng_below(rng, total);
+  for (int m = 0;; m++)
+    if ((k -= cnt[m]) < 0) return m;
+}
+
 static int sw_move(dab_player *p, const dab_game *game, dab_rng *rng) {
   sw *t = p->impl;
   const dab_geom *g = &p->geom;
@@ -95,6 +170,7 @@ static int sw_move(dab_player *p, const dab_game *game, dab_rng *rng) {
     pl_classify(g, s, &mv);
     if (mv.nsafecap) return pl_pick(rng, mv.safecap, mv.nsafecap);
   }
+  if (t->wdl) return sw_move_wdl(t, g, game, rng);
   /* Per board line: best window value, sum, and window counts (all
   ** windows, and those where the line is not artificial). */
   int best[DAB_MAX_LINES], best_in[DAB_MAX_LINES], worst[DAB_MAX_LINES], worst_in[DAB_MAX_LINES];
@@ -198,6 +274,15 @@ dab_status pl_new_sw(dab_player *p, pl_opts *o, const char *size, dab_err *err) 
   dab_status st = pl_opt_long(o, "sw", "safe", 0, 1, &sf, err);
   if (st) return st;
   safe = sf != 0;
+  bool wdl = false;
+  if ((v = pl_opt_str(o, "value"))) {
+    if (!strcmp(v, "wdl")) wdl = true;
+    else if (strcmp(v, "net"))
+      return dab_fail(err, DAB_EINPUT, "player 'sw': value must be net or wdl, got '%s'", v);
+  }
+  if (wdl && (agg != AGG_MAX || aware))
+    return dab_fail(err, DAB_EINPUT,
+                    "player 'sw': value=wdl is the published rule and takes agg=max,border=cut");
   if (!p->env) return dab_fail(err, DAB_EBOARD, "player 'sw' needs an oracle environment");
   /* Both orientations of a non-square window, where they fit; a window
   ** that fits neither way is cut down to the board. */
@@ -206,6 +291,7 @@ dab_status pl_new_sw(dab_player *p, pl_opts *o, const char *size, dab_err *err) 
   t->agg = agg;
   t->aware = aware;
   t->safe = safe;
+  t->wdl = wdl;
   if (K <= g->rows && L <= g->cols) {
     t->shape[t->nshape].rows = K;
     t->shape[t->nshape++].cols = L;
@@ -240,7 +326,7 @@ dab_status pl_new_sw(dab_player *p, pl_opts *o, const char *size, dab_err *err) 
   if (!(t->win = malloc((size_t)total * sizeof *t->win)))
     return dab_fail(err, DAB_ENOMEM, "out of memory for player 'sw'");
   for (int i = 0; i < t->nshape; i++) add_windows(t, g, i);
-  snprintf(p->name, sizeof p->name, "sw:%dx%d,agg=%s,border=%s,safe=%d", K, L, agg_names[agg],
-           aware ? "aware" : "cut", safe);
+  snprintf(p->name, sizeof p->name, "sw:%dx%d,agg=%s,border=%s,safe=%d,value=%s", K, L,
+           agg_names[agg], aware ? "aware" : "cut", safe, wdl ? "wdl" : "net");
   return DAB_OK;
 }

@@ -31,7 +31,7 @@
 ** only the children whose keys are cached).  On a 4x5 proof leaf (one
 ** null-window test, 850 M nodes) 2^26 entries instead of 2^22 computed 24%
 ** fewer keys and took 13% less time, and a 2.5 GiB table with that cache
-** beat a 4 GiB table with the small one (docs/solver.md, session 9). */
+** beat a 4 GiB table with the small one (docs/solver.md, "Key cache"). */
 #define KEYCACHE_MIN_BITS 21
 #define KEYCACHE_MAX_BITS 26
 
@@ -140,7 +140,7 @@ void dab_ab_default_opts(dab_ab_opts *o) {
   o->etc_min_free = 18;
   /* ... and on every child at 30+ free lines, where a node's subtree is
   ** worth far more than its children's keys: -5% time on 3x5 and 2x7
-  ** (2-6%), -7% on 4x4 (docs/PERFORMANCE.md, session 4). */
+  ** (2-6%), -7% on 4x4 (docs/solver.md, "Enhanced transposition cutoffs"). */
   o->etc_full_min_free = 30;
 }
 

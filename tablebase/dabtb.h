@@ -35,7 +35,8 @@
 typedef struct dabtb dabtb;
 
 typedef struct dabtb_opts {
-  size_t cache_bytes;  /* decompressed blocks kept in memory; 0 = 4 GiB.
+  size_t cache_bytes;  /* decompressed blocks kept in memory; 0 = 4 GiB or half
+                          of MemAvailable at open, whichever is more.
                           Beyond it, probes decompress into scratch (slow). */
 } dabtb_opts;
 
@@ -193,9 +194,19 @@ typedef struct dabtb_build_opts {
   int threads;                /* 0 = all cores */
   int zstd_level;             /* 0 = DABTB_DEFAULT_ZSTD_LEVEL */
   uint32_t block_entries;     /* 0 = DABTB_DEFAULT_BLOCK_ENTRIES */
-  bool fill_true;             /* store every entry's true value (for measurement) */
-  dab_progress_fn progress;   /* optional */
+  bool fill_true;             /* store every entry's true value (for measurement;
+                                 implies full_array) */
+  bool full_array;            /* solve with the retrograde table (2^L bytes, boards
+                                 of at most 32 lines) instead of the layered builder */
+  bool restart;               /* layered: discard the finished layers of an earlier
+                                 run instead of resuming from them */
+  uint64_t mem_limit;         /* refuse plans above this many bytes; 0 = MemAvailable */
+  dab_progress_fn progress;   /* optional; the layered builder reports the entries
+                                 done in this run, from inside a layer only */
   void *progress_ctx;
+  /* optional: called with progress_ctx once per layer the layered builder
+  ** finishes (from the calling thread, after its file is on disk) */
+  void (*layer_done)(void *ctx, int layer, uint64_t entries, uint64_t canonical, double seconds);
   dab_cancel_flag *cancel;    /* optional */
 } dabtb_build_opts;
 
@@ -208,17 +219,81 @@ typedef struct dabtb_build_report {
   uint64_t file_bytes, payload_bytes, compressed_bytes, blocks;
   uint64_t indexed, canonical;
   int value;                  /* of the empty board */
+  bool layered;               /* built by the layered builder */
+  int layers_resumed;         /* finished layers of an earlier run reused (layered) */
 } dabtb_build_report;
 
 /*
-** Solves rows x cols by retrograde analysis and writes the tablebase to
-** path: into path.tmp.PID.TID (MDB_NOSYNC, MDB_APPEND), synced, compacted
+** The layered builder (the default; tb_layered.c).  It never holds a
+** table of all 2^L positions: layer by layer from the full board down,
+** it computes the value of every canonical indexed position of layer K
+** from its moves (captures resolved by the capture rule, exactly as the
+** probes do), reading the children from the finished layers K+1..L,
+** one byte per indexed entry, memory-mapped from their files.  Each
+** finished layer is written to PATH.layers/KK (header + bytes, XXH3-64),
+** so a killed or canceled build resumes at the last finished layer; the
+** directory is removed once the file is in place.  A layer's work is
+** split into chunks of consecutive ranks (independent slices: each entry
+** depends only on finished layers), shared by the threads.
+**
+** Peak memory: every layer, i.e. the indexed entries in bytes (1.9 GB
+** for 3x5, 6.1 GB for 4x4), plus the compressed blocks before they are
+** written.  Temporary disk: the same bytes in PATH.layers/, plus the
+** file twice (written, then compacted).
+*/
+#define DABTB_PLAN_MAX_LAYERS 65
+
+typedef struct dabtb_plan {
+  int rows, cols, nlines, ntrans, threads;
+  bool full_array;                          /* the plan of the full-array builder */
+  uint64_t entries[DABTB_PLAN_MAX_LAYERS];  /* indexed entries of layer k (k lines drawn) */
+  double layer_seconds[DABTB_PLAN_MAX_LAYERS]; /* estimated time of each layer */
+  uint64_t indexed;                         /* sum of entries */
+  uint64_t peak_bytes;                      /* memory the build needs at its peak */
+  uint64_t disk_bytes;                      /* temporary disk at the peak */
+  uint64_t file_bytes;                      /* the finished file (estimate) */
+  uint64_t mem_limit;                       /* the figure peak_bytes was held against; 0 = unknown */
+  bool fits;                                /* peak_bytes <= mem_limit (or no limit known) */
+  double seconds;                           /* estimated wall time on `threads` threads */
+  double sample_rate;                       /* entries per second per thread of the timed sample */
+  int layers_done;                          /* finished layers already on disk (a resume) */
+} dabtb_plan;
+
+/*
+** The plan of `dabtb_build(rows, cols, path, opts)` before anything runs:
+** exact entries per layer (transfer-matrix counts), peak memory,
+** temporary disk, and an estimated time: the builder's own inner loop is
+** timed on a sample of every layer with a stand-in for the finished
+** layers, and scaled by a factor measured on 3x4 and 2x6 against real
+** builds (docs/formats.md).  Takes about a second.
+** RETURN: DAB_OK and *plan; DAB_EBOARD when no table can be built for
+** the board (the message says why); DAB_ENOMEM.
+*/
+dab_status dabtb_build_plan(int rows, int cols, const char *path, const dabtb_build_opts *opts,
+                            dabtb_plan *plan, dab_err *err);
+
+/*
+** DAB_OK when dabtb_build can build rows x cols (the index covers it:
+** a shorter side of at most 4 and fewer than 2^32 entries per layer: up
+** to 3x5, 4x4 and 2xN, 3xN for N <= 5 or so); else DAB_EBOARD with the
+** reason, naming what works instead.  Memory is not considered here.
+*/
+dab_status dabtb_buildable(int rows, int cols, dab_err *err);
+
+/*
+** Solves rows x cols (the layered builder, or the retrograde table with
+** opts->full_array) and writes the tablebase to path: into path.tmp.PID.TID (MDB_NOSYNC, MDB_APPEND), synced, compacted
 ** into path.compact.PID.TID, synced, then renamed onto path.  Stale temporaries of
 ** dead builds are removed first.  A build killed at any point leaves no
 ** file at path, or the previous one.
+** The layered builder keeps its finished layers in path.layers/ until
+** the file is in place (a rerun resumes from them; opts->restart drops
+** them); concurrent builds of one path take turns on its lock.
 ** RETURN: DAB_OK (rep may be NULL); DAB_EBOARD (board beyond the
-** retrograde or index), DAB_ENOMEM (the plan does not fit; the message
-** says how much it needs), DAB_EIO, DAB_ECANCELED (temporaries removed).
+** index, or beyond the retrograde with full_array), DAB_ENOMEM (the plan
+** does not fit opts->mem_limit or MemAvailable; the message says how much
+** it needs), DAB_EIO, DAB_ECANCELED (temporaries removed; finished layers
+** are kept for the resume).
 */
 dab_status dabtb_build(int rows, int cols, const char *path, const dabtb_build_opts *opts,
                        dabtb_build_report *rep, dab_err *err);

@@ -1,5 +1,6 @@
 /*
-** tb_build.c: building a tablebase file from the retrograde table.
+** tb_build.c: building a tablebase file: encoding and writing the layers
+** (from the layered builder, tb_layered.c, or the retrograde table).
 ** See Copyright Notice in README.md
 */
 #include <dirent.h>
@@ -46,7 +47,8 @@ typedef struct enc_job {
   const dab_geom *g;
   const dab_sym *sym;
   const dab_tbidx *idx;
-  const int8_t *value;
+  const int8_t *value;        /* the retrograde table, or */
+  const dabtb_layers *layers; /* the layered builder's layers */
   enc_item *items;
   uint32_t nitems;
   int level;
@@ -92,11 +94,25 @@ static void *enc_worker(void *arg) {
       }
     }
     dab_tbidx_iter iter;
-    dab_tbidx_seek(j->idx, &iter, it->layer, it->first);
     uint8_t last = 0;
     uint64_t canon = 0;
     bool bad = false;
-    for (uint32_t e = 0; e < it->entries; e++) {
+    if (j->layers) {
+      /* The layer's bytes: DABTB_NOT_CANON becomes the previous byte. */
+      const uint8_t *src = j->layers->data[it->layer] + it->first;
+      for (uint32_t e = 0; e < it->entries; e++) {
+        uint8_t w = src[e];
+        if (w == DABTB_NOT_CANON) w = last;
+        else {
+          if (w > j->g->nboxes) bad = true;
+          canon++;
+          last = w;
+        }
+        buf[e] = w;
+      }
+    } else
+      dab_tbidx_seek(j->idx, &iter, it->layer, it->first);
+    for (uint32_t e = 0; !j->layers && e < it->entries; e++) {
       uint64_t p = iter.pos;
       bool care = dabtb_is_canonical(j->sym, p);
       uint8_t w = last;
@@ -114,7 +130,7 @@ static void *enc_worker(void *arg) {
       if (e + 1 < it->entries) dab_tbidx_step(j->idx, &iter);
     }
     if (bad) {
-      job_fail(j, DAB_EINTERNAL, "retrograde value out of range or of the wrong parity");
+      job_fail(j, DAB_EINTERNAL, "a value out of range or of the wrong parity");
       break;
     }
     it->canonical = canon;
@@ -356,6 +372,7 @@ dab_status dabtb_build(int rows, int cols, const char *path, const dabtb_build_o
     long n = sysconf(_SC_NPROCESSORS_ONLN);
     o.threads = n > 0 ? (int)n : 1;
   }
+  if (o.fill_true) o.full_array = true; /* don't-care entries have no value in layers */
   dabtb_build_report r = {0};
   double t0 = now_s();
   dab_geom g;
@@ -366,6 +383,8 @@ dab_status dabtb_build(int rows, int cols, const char *path, const dabtb_build_o
   if (st) return st;
   dab_sym *sym = dab_sym_new(&g, err);
   dab_retro *t = NULL;
+  dabtb_layers layers;
+  bool have_layers = false;
   enc_item *items = NULL;
   uint32_t nitems = 0;
   meta_list *meta = NULL;
@@ -389,15 +408,23 @@ dab_status dabtb_build(int rows, int cols, const char *path, const dabtb_build_o
   }
   made_cmp = true;
 
-  dab_retro_opts ro = {0};
-  ro.threads = o.threads;
-  ro.progress = o.progress;
-  ro.progress_ctx = o.progress_ctx;
-  ro.cancel = o.cancel;
-  st = dab_retro_solve(&g, 0, &ro, &t, err);
-  if (st) goto out;
+  if (o.full_array) {
+    dab_retro_opts ro = {0};
+    ro.threads = o.threads;
+    ro.mem_limit = o.mem_limit;
+    ro.progress = o.progress;
+    ro.progress_ctx = o.progress_ctx;
+    ro.cancel = o.cancel;
+    st = dab_retro_solve(&g, 0, &ro, &t, err);
+    if (st) goto out;
+    r.value = t->value[0];
+  } else {
+    st = dabtb_layered_solve(&g, &ix, sym, path, &o, &layers, &r, err);
+    if (st) goto out;
+    have_layers = true;
+    r.layered = true;
+  }
   r.retro_seconds = now_s() - t0;
-  r.value = t->value[0];
 
   /* Blocks of every layer, encoded in parallel. */
   for (int k = 0; k <= g.nlines; k++) nitems += (uint32_t)((ix.layer_count[k] + o.block_entries - 1) / o.block_entries);
@@ -427,7 +454,8 @@ dab_status dabtb_build(int rows, int cols, const char *path, const dabtb_build_o
     job.g = &g;
     job.sym = sym;
     job.idx = &ix;
-    job.value = t->value;
+    job.value = t ? t->value : NULL;
+    job.layers = have_layers ? &layers : NULL;
     job.items = items;
     job.nitems = nitems;
     job.level = o.zstd_level;
@@ -509,8 +537,10 @@ dab_status dabtb_build(int rows, int cols, const char *path, const dabtb_build_o
     meta_add(meta, "positions_indexed", "%llu", (unsigned long long)ix.total);
     meta_add(meta, "positions_canonical", "%llu", (unsigned long long)r.canonical);
     meta_add(meta, "layers", "%d", g.nlines + 1);
-    meta_add(meta, "generator", "dab tablebase builder 1 (retrograde with the capture rule)%s",
-             o.fill_true ? ", fill=true" : "");
+    meta_add(meta, "generator", "dab tablebase builder %s",
+             o.fill_true    ? "1 (retrograde with the capture rule), fill=true"
+             : o.full_array ? "1 (retrograde with the capture rule)"
+                            : "2 (layered, quiet positions only, capture rule)");
     meta_add(meta, "build_date", "%s", date);
     meta_add(meta, "value_empty_board", "%d", r.value);
     for (int k = 0; k <= g.nlines; k++) {
@@ -561,6 +591,8 @@ dab_status dabtb_build(int rows, int cols, const char *path, const dabtb_build_o
   }
   made_cmp = false;
   fsync_dir_of(path);
+  if (have_layers) dabtb_layers_close(&layers, true); /* the file is in place */
+  have_layers = false;
   r.write_seconds = now_s() - t2;
   r.total_seconds = now_s() - t0;
 out:
@@ -572,6 +604,7 @@ out:
   free(items);
   free(meta);
   dab_retro_free(t);
+  if (have_layers) dabtb_layers_close(&layers, false); /* kept for a resume */
   dab_sym_free(sym);
   dab_tbidx_free(&ix);
   if (!st && rep) *rep = r;

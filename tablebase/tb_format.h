@@ -75,8 +75,9 @@
 **   work   0 for the result of a whole solve; 1..63 for bounds a
 **          checkpoint saved from a search's table: 1 + floor(log2(nodes
 **          below them)): the weight a rerun gives them when the file
-**          holds more than its table can keep pinned.  (Files
-**          written before session 12 hold 0 here: "whole solve".)
+**          holds more than its table can keep pinned.  (Format 2
+**          files whose solved_encoding reads "u8 0", written before
+**          the work byte, hold 0 here: "whole solve".)
 **   millis, nodes: search work behind the bounds (saturating).
 **   xxh3   XXH3-64 of the 8 key bytes followed by bytes 0..15.
 **

@@ -32,51 +32,113 @@ static size_t tix(const dab_tbidx *ix, int j, unsigned b, int k, unsigned x) {
   return (((size_t)j * (size_t)ix->nb + b) * (size_t)ix->nk + (size_t)k) * (size_t)ix->nx + x;
 }
 
-dab_status dab_tbidx_init(dab_tbidx *ix, const dab_geom *g, dab_err *err) {
-  memset(ix, 0, sizeof *ix);
-  if (g->nlines > DAB_TBIDX_MAX_LINES)
-    return dab_fail(err, DAB_EBOARD, "board %dx%d: tablebases cover boards of at most %d lines",
-                    g->rows, g->cols, DAB_TBIDX_MAX_LINES);
-  int R = g->rows, C = g->cols;
-  ix->columns = C > R;
-  ix->W = ix->columns ? R : C;
-  ix->S = ix->columns ? C : R;
-  if (ix->W > DAB_TBIDX_MAX_W)
-    return dab_fail(err, DAB_EBOARD, "board %dx%d: the tablebase index needs a side of at most %d",
-                    R, C, DAB_TBIDX_MAX_W);
-  ix->nlines = g->nlines;
-  ix->nb = 1 << ix->W;
-  ix->nx = 1 << (2 * ix->W + 1);
-  ix->nk = g->nlines + 1;
-  int W = ix->W, S = ix->S;
-
-  /* Line masks and boxes of each slice. */
-  uint64_t bmask[DAB_TBIDX_MAX_S + 1] = {0};
+/* The slices of board g (see tb_index.h): boundary masks B_j, the
+** masks I_j | B_{j+1}, and the boxes of each slice with their edge lines
+** (only when border_normal; else no box has the border condition). */
+typedef struct slicing {
+  bool columns;
+  int W, S;
+  uint64_t bmask[DAB_TBIDX_MAX_S + 1], xmask[DAB_TBIDX_MAX_S];
   slice_boxes sb[DAB_TBIDX_MAX_S];
-  memset(sb, 0, sizeof sb);
+} slicing;
+
+static void slice_board(const dab_geom *g, bool border_normal, slicing *s) {
+  memset(s, 0, sizeof *s);
+  int R = g->rows, C = g->cols;
+  s->columns = C > R;
+  s->W = s->columns ? R : C;
+  s->S = s->columns ? C : R;
+  int W = s->W, S = s->S;
   for (int j = 0; j <= S; j++)
     for (int i = 0; i < W; i++) {
       /* rows: B_j[i] = h(j,i); columns: B_j[i] = v(i,j) */
-      int m = ix->columns ? g->nhoriz + i * (C + 1) + j : j * C + i;
-      bmask[j] |= 1ull << m;
+      int m = s->columns ? g->nhoriz + i * (C + 1) + j : j * C + i;
+      s->bmask[j] |= 1ull << m;
     }
   for (int j = 0; j < S; j++) {
     uint64_t inner = 0;
     for (int i = 0; i <= W; i++) {
       /* rows: I_j[i] = v(j,i); columns: I_j[i] = h(i,j) */
-      int m = ix->columns ? i * C + j : g->nhoriz + j * (C + 1) + i;
+      int m = s->columns ? i * C + j : g->nhoriz + j * (C + 1) + i;
       inner |= 1ull << m;
     }
-    ix->xmask[j] = inner | bmask[j + 1];
-    sb[j].n = W;
+    s->xmask[j] = inner | s->bmask[j + 1];
+    s->sb[j].n = W;
     for (int i = 0; i < W; i++) {
-      int box = ix->columns ? i * C + j : j * C + i;
-      sb[j].mask[i] = g->box_mask[box];
-      if (g->box_border[box] >= 2)
-        for (int s = 0; s < 4; s++) {
-          int m = g->box_line[box][s];
-          if (g->line_box[m][1] < 0) sb[j].edge[i] |= 1ull << m;
+      int box = s->columns ? i * C + j : j * C + i;
+      s->sb[j].mask[i] = g->box_mask[box];
+      if (border_normal && g->box_border[box] >= 2)
+        for (int k = 0; k < 4; k++) {
+          int m = g->box_line[box][k];
+          if (g->line_box[m][1] < 0) s->sb[j].edge[i] |= 1ull << m;
         }
+    }
+  }
+}
+
+dab_status dab_tbidx_count(const dab_geom *g, bool border_normal, uint64_t *counts, dab_err *err) {
+  if (!dab_geom_fast(g) || (g->rows < g->cols ? g->rows : g->cols) > DAB_TBIDX_MAX_W)
+    return dab_fail(err, DAB_EBOARD, "board %dx%d: beyond the tablebase index", g->rows, g->cols);
+  slicing s;
+  slice_board(g, border_normal, &s);
+  size_t nb = (size_t)1 << s.W, nx = (size_t)1 << (2 * s.W + 1), nk = (size_t)g->nlines + 1;
+  uint64_t *f = calloc(nb * nk * 2, sizeof *f);
+  if (!f) return dab_fail(err, DAB_ENOMEM, "out of memory counting the index");
+  uint64_t *below = f, *here = f + nb * nk;
+  for (size_t b = 0; b < nb; b++) below[b * nk] = 1;
+  for (int j = s.S - 1; j >= 0; j--) {
+    memset(here, 0, nb * nk * sizeof *here);
+    for (unsigned b = 0; b < nb; b++) {
+      uint64_t pb = dab_pdep64(b, s.bmask[j]);
+      for (unsigned x = 0; x < nx; x++) {
+        uint64_t p = pb | dab_pdep64(x, s.xmask[j]);
+        bool ok = true;
+        for (int i = 0; i < s.sb[j].n && ok; i++) ok = box_ok(p, s.sb[j].mask[i], s.sb[j].edge[i]);
+        if (!ok) continue;
+        size_t nbx = dab_pext64(p, s.bmask[j + 1]);
+        int px = __builtin_popcount(x);
+        for (size_t k = (size_t)px; k < nk; k++) here[b * nk + k] += below[nbx * nk + k - (size_t)px];
+      }
+    }
+    uint64_t *t = below;
+    below = here;
+    here = t;
+  }
+  for (size_t k = 0; k < nk; k++) {
+    counts[k] = 0;
+    for (size_t b = 0; b < nb; b++) {
+      size_t pb = (size_t)__builtin_popcount((unsigned)b);
+      if (k >= pb) counts[k] += below[b * nk + k - pb];
+    }
+  }
+  free(f);
+  return DAB_OK;
+}
+
+dab_status dab_tbidx_init(dab_tbidx *ix, const dab_geom *g, dab_err *err) {
+  memset(ix, 0, sizeof *ix);
+  int R = g->rows, C = g->cols;
+  if (g->nlines > DAB_TBIDX_MAX_LINES)
+    return dab_fail(err, DAB_EBOARD, "board %dx%d: tablebases cover boards of at most %d lines",
+                    R, C, DAB_TBIDX_MAX_LINES);
+  if ((R < C ? R : C) > DAB_TBIDX_MAX_W)
+    return dab_fail(err, DAB_EBOARD, "board %dx%d: the tablebase index needs a side of at most %d",
+                    R, C, DAB_TBIDX_MAX_W);
+  slicing sl;
+  slice_board(g, true, &sl);
+  ix->columns = sl.columns;
+  ix->W = sl.W;
+  ix->S = sl.S;
+  ix->nlines = g->nlines;
+  ix->nb = 1 << ix->W;
+  ix->nx = 1 << (2 * ix->W + 1);
+  ix->nk = g->nlines + 1;
+  int W = ix->W, S = ix->S;
+  const uint64_t *bmask = sl.bmask;
+  const slice_boxes *sb = sl.sb;
+  for (int j = 0; j < S; j++) {
+    ix->xmask[j] = sl.xmask[j];
+    for (int i = 0; i < W; i++) {
       ix->box_mask[ix->nboxes] = sb[j].mask[i];
       ix->box_edge[ix->nboxes++] = sb[j].edge[i];
     }
@@ -163,7 +225,7 @@ dab_status dab_tbidx_init(dab_tbidx *ix, const dab_geom *g, dab_err *err) {
   if (st) {
     free(mem);
     memset(ix, 0, sizeof *ix);
-    return dab_fail(err, st, "board %dx%d: a layer has too many positions for the index", R, C);
+    return dab_fail(err, st, "board %dx%d: a layer has 2^32 or more positions: beyond the 32-bit rank tables", R, C);
   }
   return DAB_OK;
 }

@@ -41,7 +41,8 @@
 ** Each term is one pext and one table load: about 10 ns for 3x4.
 */
 
-#define DAB_TBIDX_MAX_LINES 32 /* the retrograde's limit; keeps counts < 2^32 */
+#define DAB_TBIDX_MAX_LINES 64 /* positions are uint64_t; a layer must also hold
+                                  fewer than 2^32 entries (3x5 and 4x4 do) */
 #define DAB_TBIDX_MAX_W 4      /* 2^(2W+1) x-values per slice */
 #define DAB_TBIDX_MAX_S DAB_MAX_SIDE
 
@@ -65,13 +66,25 @@ typedef struct dab_tbidx {
 
 /*
 ** Builds the index of board g.
-** RETURN: DAB_OK; DAB_EBOARD when g has more than DAB_TBIDX_MAX_LINES lines
-** or its shorter side exceeds DAB_TBIDX_MAX_W; DAB_ENOMEM.  On error
+** RETURN: DAB_OK; DAB_EBOARD when g has more than DAB_TBIDX_MAX_LINES lines,
+** its shorter side exceeds DAB_TBIDX_MAX_W or a layer holds 2^32 entries
+** or more (the rank tables are 32-bit: one table load per slice);
+** DAB_ENOMEM.  On error
 ** nothing is allocated.
 ** NOTES: read-only afterwards, safe to share between threads.
 */
 dab_status dab_tbidx_init(dab_tbidx *ix, const dab_geom *g, dab_err *err);
 void dab_tbidx_free(dab_tbidx *ix);
+
+/*
+** Exact entries per layer of board g, without building the rank tables
+** (so also for boards whose layers pass 2^32, e.g. 4x5): counts[k] for k
+** = 0..nlines (room for nlines + 1).  border_normal false counts the
+** quiet positions (no box with three sides), true the indexed ones.
+** RETURN: DAB_OK; DAB_EBOARD (over 64 lines or a shorter side over
+** DAB_TBIDX_MAX_W); DAB_ENOMEM.
+*/
+dab_status dab_tbidx_count(const dab_geom *g, bool border_normal, uint64_t *counts, dab_err *err);
 
 /* True when p is indexed (quiet and border-normal). */
 bool dab_tbidx_indexed(const dab_tbidx *ix, uint64_t p);

@@ -87,6 +87,36 @@ uint64_t dabtb_meta_digest_kv(const char *const *keys, const char *const *vals, 
 ** RETURN: as dabtb_solved_scan.  (tb_solved.c) */
 dab_status dabtb_shapes_scan(MDB_txn *txn, dab_cancel_flag *cancel, uint64_t *count, dab_err *err);
 
+/*
+** The finished layers of a layered build (tb_layered.c): layer k's bytes
+** data[k][rank] hold w = (v + R) / 2 for canonical entries and
+** DABTB_NOT_CANON for the others, memory-mapped from PATH.layers/KK.
+*/
+#define DABTB_NOT_CANON 0xFF
+typedef struct dabtb_layers {
+  int nlines;
+  int lock_fd;                                  /* flock on PATH.layers/lock; -1 = none */
+  char dir[4200];
+  const uint8_t *data[DAB_TBIDX_MAX_LINES + 1];
+  void *map[DAB_TBIDX_MAX_LINES + 1];
+  size_t map_bytes[DAB_TBIDX_MAX_LINES + 1];
+} dabtb_layers;
+
+/*
+** Computes (or resumes) every layer of board g into *L (zeroed by the
+** caller), fills r->layers_resumed and r->value.
+** RETURN: DAB_OK; DAB_ENOMEM (the plan does not fit: nothing written);
+** DAB_EIO; DAB_ECANCELED (finished layers kept); DAB_EINTERNAL.  On
+** error *L is closed (layers kept on disk).
+*/
+dab_status dabtb_layered_solve(const dab_geom *g, const dab_tbidx *ix, const dab_sym *sym,
+                               const char *path, const dabtb_build_opts *o, dabtb_layers *L,
+                               dabtb_build_report *r, dab_err *err);
+
+/* Unmaps the layers and releases the lock; with remove, deletes the
+** layer files and the directory (after the file is in place). */
+void dabtb_layers_close(dabtb_layers *L, bool remove);
+
 dab_status dabtb_solved_scan(const dab_geom *g, const dab_sym *s, int format_version, MDB_txn *txn,
                              MDB_dbi dbi, dab_cancel_flag *cancel, uint64_t *count, dab_err *err);
 

@@ -114,6 +114,10 @@ dab_status dabtb_find(int rows, int cols, const char *tb_dir, char *path, size_t
       memcpy(looked + l, dirs[i], ld + 1);
     }
   }
+  dab_err why;
+  if (dabtb_buildable(rows, cols, &why))
+    return dab_fail(err, DAB_EIO, "no %s tablebase (looked in %s); %s", name,
+                    nd ? looked : "no directory: use --tb DIR or DAB_TB_PATH", why.msg);
   return dab_fail(err, DAB_EIO, "no %s tablebase (looked in %s); build it with: dab build %dx%d", name,
                   nd ? looked : "no directory: use --tb DIR or DAB_TB_PATH", rows, cols);
 }
@@ -153,6 +157,9 @@ dab_status dabtb_open_board(int rows, int cols, const char *tb_dir, dabtb **out,
   dab_geom g;
   st = dab_geom_init(&g, rows, cols, err);
   if (st) return st;
+  dab_err why;
+  if (g.nlines > DABTB_AUTO_BUILD_LINES && dabtb_buildable(rows, cols, &why))
+    return dab_fail(err, DAB_EBOARD, "no %dx%d tablebase found; %s", rows, cols, why.msg);
   if (g.nlines > DABTB_AUTO_BUILD_LINES)
     return dab_fail(err, DAB_EBOARD,
                     "no %dx%d tablebase found; build it once with: dab build %dx%d (looked in --tb, "

@@ -11,7 +11,9 @@
 #include <xxhash.h>
 #include <zstd.h>
 #include "game/postext.h"
+#include "game/sysmem.h"
 #include "tablebase/tb_internal.h"
+#include "tablebase/tb_rule.h"
 
 /* ---- Opening --------------------------------------------------------- */
 
@@ -334,7 +336,13 @@ dab_status dabtb_open(const char *path, const dabtb_opts *opts, dabtb **out, dab
     st = dab_fail(err, DAB_ENOMEM, "out of memory");
     goto fail;
   }
-  tb->cache_limit = opts && opts->cache_bytes ? opts->cache_bytes : (size_t)4 << 30;
+  if (opts && opts->cache_bytes) tb->cache_limit = opts->cache_bytes;
+  else {
+    /* 4 GiB, or half the free memory when that is more: a 4x4 file
+    ** decompresses to 6.1 GB, and `dab verify` reads all of it. */
+    uint64_t half = dab_mem_available() / 2;
+    tb->cache_limit = half > ((uint64_t)4 << 30) ? (size_t)half : (size_t)4 << 30;
+  }
   *out = tb;
   return DAB_OK;
 fail:
@@ -428,91 +436,13 @@ dab_status dabtb_stored(const dabtb *tb, uint64_t c, int *value, dab_err *err) {
 
 /* ---- Values -------------------------------------------------------------- */
 
-/*
-** A memo of one probe's recursion.  The capture rule's branches draw the
-** same lines in different orders (captures commute), so a random 3x4
-** position makes ~42 recursive calls on only ~9 distinct positions, and
-** they all end in the same quiet position: remembering them cuts the
-** table reads from ~12.6 to 1.  Direct-mapped, 32 slots, on the stack.
-*/
-typedef struct probe_memo {
-  uint32_t used;
-  uint64_t key[32];
-  int8_t val[32];
-} probe_memo;
-
-static inline unsigned memo_slot(uint64_t p) { return (unsigned)((p * 0x9e3779b97f4a7c15ull) >> 59); }
-
-static dab_status value_rec(const dabtb *tb, probe_memo *mo, uint64_t p, int *v, dab_err *err);
-
-/* Value of drawing undrawn line m in p, for the mover. */
-static dab_status move_value(const dabtb *tb, probe_memo *mo, uint64_t p, int m, int *v, dab_err *err) {
-  int k = dab64_completes(&tb->geom, p, m), cv;
-  dab_status st = value_rec(tb, mo, p | 1ull << m, &cv, err);
-  if (st) return st;
-  *v = k ? k + cv : -cv;
-  return DAB_OK;
+/* The file as a value source of the capture rule (tb_rule.h). */
+static dab_status file_stored(const void *ctx, uint64_t canon, int *v, dab_err *err) {
+  return dabtb_stored(ctx, canon, v, err);
 }
 
-/*
-** The capture rule (the same as the retrograde solver's, solver/retro.c).
-** Let b be a box with three sides and m its last line, shared with box n.
-** If n is the edge or has 0, 1 or 3 sides, taking b is optimal: v(p) =
-** k + v(p+m).  If every such b would hand n a third side, the optimal move
-** is one of the captures or the decline of the first b (drawing n's other
-** undrawn line).  Quiet positions are read from the table after
-** canonicalisation.
-*/
-static dab_status value_rec_raw(const dabtb *tb, probe_memo *mo, uint64_t p, int *v, dab_err *err);
-
-static dab_status value_rec(const dabtb *tb, probe_memo *mo, uint64_t p, int *v, dab_err *err) {
-  unsigned h = memo_slot(p);
-  if ((mo->used >> h & 1) && mo->key[h] == p) {
-    *v = mo->val[h];
-    return DAB_OK;
-  }
-  dab_status st = value_rec_raw(tb, mo, p, v, err);
-  if (!st) {
-    mo->used |= 1u << h;
-    mo->key[h] = p;
-    mo->val[h] = (int8_t)*v;
-  }
-  return st;
-}
-
-static dab_status value_rec_raw(const dabtb *tb, probe_memo *mo, uint64_t p, int *v, dab_err *err) {
-  const dab_geom *g = &tb->geom;
-  uint64_t three = dab64_three_sided(g, p);
-  if (!three) return dabtb_stored(tb, dab_sym_canon64(tb->sym, p, true, NULL), v, err);
-  for (uint64_t t = three; t; t &= t - 1) {
-    int b = __builtin_ctzll(t);
-    int m = __builtin_ctzll(~p & g->box_mask[b]);
-    int n = g->line_box[m][0] == b ? g->line_box[m][1] : g->line_box[m][0];
-    int ns = n < 0 ? 0 : dab64_sides(g, p, n);
-    if (ns != 2) {
-      int cv;
-      dab_status st = value_rec(tb, mo, p | 1ull << m, &cv, err);
-      if (st) return st;
-      *v = (ns == 3 ? 2 : 1) + cv;
-      return DAB_OK;
-    }
-  }
-  int best = -128, um = -1, un = -1;
-  for (uint64_t t = three; t; t &= t - 1) {
-    int b = __builtin_ctzll(t);
-    int m = __builtin_ctzll(~p & g->box_mask[b]);
-    int n = g->line_box[m][0] == b ? g->line_box[m][1] : g->line_box[m][0];
-    if (um < 0) um = m, un = n;
-    int cv;
-    dab_status st = value_rec(tb, mo, p | 1ull << m, &cv, err);
-    if (st) return st;
-    if (1 + cv > best) best = 1 + cv;
-  }
-  int dec, m2 = __builtin_ctzll(~p & g->box_mask[un] & ~(1ull << um));
-  dab_status st = move_value(tb, mo, p, m2, &dec, err);
-  if (st) return st;
-  *v = best > dec ? best : dec;
-  return DAB_OK;
+static inline dabtb_source file_source(const dabtb *tb) {
+  return (dabtb_source){&tb->geom, tb->sym, file_stored, tb};
 }
 
 static dab_status check_pos(const dabtb *tb, uint64_t pos, dab_err *err) {
@@ -530,9 +460,10 @@ static dab_status check_pos(const dabtb *tb, uint64_t pos, dab_err *err) {
 dab_status dabtb_value(const dabtb *tb, uint64_t pos, int *value, dab_err *err) {
   dab_status st = check_pos(tb, pos, err);
   if (st) return st;
-  probe_memo mo;
+  dabtb_source src = file_source(tb);
+  dabtb_memo mo;
   mo.used = 0;
-  return value_rec(tb, &mo, pos, value, err);
+  return dabtb_rule_value(&src, &mo, pos, value, err);
 }
 
 dab_status dabtb_value_batch(const dabtb *tb, const uint64_t *pos, size_t n, int8_t *values,
@@ -558,11 +489,12 @@ dab_status dabtb_move_values(const dabtb *tb, uint64_t pos, int16_t *moves, int1
   dab_status st = check_pos(tb, pos, err);
   if (st) return st;
   int n = 0;
-  probe_memo mo; /* shared by the moves: their captures overlap too */
+  dabtb_source src = file_source(tb);
+  dabtb_memo mo; /* shared by the moves: their captures overlap too */
   mo.used = 0;
   for (uint64_t free_lines = ~pos & tb->geom.all_lines; free_lines; free_lines &= free_lines - 1) {
     int m = __builtin_ctzll(free_lines), v;
-    st = move_value(tb, &mo, pos, m, &v, err);
+    st = dabtb_rule_move(&src, &mo, pos, m, &v, err);
     if (st) return st;
     moves[n] = (int16_t)m;
     values[n++] = (int16_t)v;

@@ -215,8 +215,9 @@ static void check_move_transfer(const board *b) {
 ** 28,000 fixed positions (seven boards, light and dense) must not move
 ** unless the version does: a faster dab_sckey64 must give the same keys.
 ** If this fails on purpose, bump DAB_SCKEY_VERSION and the digest together.
-** (Session 6's rewrite of the graph build, flood fill and sort was checked
-** against the previous code on 800,000 positions of each of nine boards.)
+** (The bit-vector rewrite of the graph build, flood fill and sort was
+** checked against the previous code on 800,000 positions of each of nine
+** boards.)
 */
 static void check_format_stable(void) {
   static const int boards[][2] = {{2, 3}, {3, 3}, {2, 7}, {3, 5}, {4, 4}, {4, 5}, {5, 5}};

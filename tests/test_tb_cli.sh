@@ -59,7 +59,7 @@ check "2x6 missing names the build command" grep -q "dab build 2x6" <<<"$err"
 # Eight processes asking at once for a board nobody built: one builds it.
 mkdir -p "$T/first"
 for i in 1 2 3 4 5 6 7 8; do
-  DAB_TB_PATH="$T/first" "$DAB" probe 2x3 2x3 --json >"$T/first/out.$i" 2>&1 &
+  DAB_TB_NO_PROJECT=1 DAB_TB_PATH="$T/first" "$DAB" probe 2x3 2x3 --json >"$T/first/out.$i" 2>&1 &
 done
 wait
 check "8 first uses at once all answer" test "$(cat "$T"/first/out.* | grep -c '"value"')" = 8
@@ -158,5 +158,44 @@ wait
 run check "$T/k/2x3.dab"
 check "concurrent builds leave a good file" test "$rc" = 0
 check "concurrent builds leave no temporaries" test "$(ls "$T/k" | grep -c -E '\.(tmp|compact)\.')" = 0
+
+# The layered builder (issue 22): the plan, a refusal on a small memory
+# limit, a kill -9 inside a layer and the resume, hints that name a
+# command that works.
+run build 2x5 -o "$T/L/2x5.dab" --plan
+check "plan exits 0" test "$rc" = 0
+check "plan: entries of layer 10 (exact)" grep -qE '^ +10 +538984 ' <<<"$out"
+check "plan: peak memory, disk and time" grep -q "peak memory.*fits" <<<"$out"
+check "plan builds nothing" test ! -e "$T/L/2x5.dab" -a ! -e "$T/L/2x5.dab.layers"
+mkdir -p "$T/L"
+run build 2x5 -o "$T/L/2x5.dab" --mem-limit 1M
+check "a build over --mem-limit is refused (exit 1)" test "$rc" = 1
+check "the refusal gives the figure" grep -q "needs 0.0[0-9] GiB.*--plan" <<<"$err"
+"$DAB" build 2x5 -o "$T/L/2x5.dab" --threads 1 >/dev/null 2>&1 &
+pid=$!
+for i in $(seq 200); do  # until a layer of the middle is on disk
+  [ -e "$T/L/2x5.dab.layers/14" ] && break
+  sleep 0.02
+done
+kill -9 $pid 2>/dev/null
+wait $pid 2>/dev/null
+kept=$(ls "$T/L/2x5.dab.layers" 2>/dev/null | grep -c -E '^[0-9]+$')
+check "kill -9: no file, finished layers kept ($kept)" test ! -e "$T/L/2x5.dab" -a "$kept" -ge 1
+run build 2x5 -o "$T/L/2x5.dab"
+check "the rerun resumes" grep -q "resumed: $kept finished layers" <<<"$out"
+check "resumed file checks" "$DAB" check "$T/L/2x5.dab"
+check "resumed file: value -2" grep -q "value -2" <<<"$out"
+check "the layers are removed" test ! -e "$T/L/2x5.dab.layers"
+run build 2x5 -o "$T/L/f.dab" --full-array
+check "full-array build" test "$rc" = 0
+check "layered and full-array files hold the same layers" \
+  cmp -s <("$DAB" info "$T/L/2x5.dab" | grep xxh3_128) <("$DAB" info "$T/L/f.dab" | grep xxh3_128)
+run probe 5x5 5x5
+check "5x5: no build hint, a search hint" grep -q "dab solve 5x5" <<<"$err"
+check "5x5: no hint to a build that refuses" test "$(grep -c 'dab build 5x5' <<<"$err")" = 0
+run build 5x5
+check "build 5x5 refuses (exit 2)" test "$rc" = 2
+run build 4x4 --plan -o "$T/L/4x4.dab"
+check "4x4 plan: 6067255234 entries" grep -q "indexed entries: 6067255234" <<<"$out"
 
 finish test_tb_cli.sh

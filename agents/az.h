@@ -1,0 +1,198 @@
+/*
+** az.h: BoxesZero and AlphaZero (seed paper 001): a residual policy-value
+** network evaluated in C, PUCT search with the mcts-bz prunings, self-play.
+** See Copyright Notice in README.md
+*/
+#ifndef DAB_AZ_H
+#define DAB_AZ_H
+
+#include "board.h"
+#include "game/sc.h"
+#include "players/mcts_bz.h"
+#include "players/rng.h"
+
+/* ======================================================================
+** The network
+** ======================================================================
+**
+** Input: 3 planes on the (2R+1) x (2C+1) grid of dots, lines and boxes
+** (a line or box sits at its cell: horizontal line (r,c) at (2r, 2c+1),
+** vertical (r,c) at (2r+1, 2c), box (r,c) at (2r+1, 2c+1)):
+**   plane 0  1 at every drawn line
+**   plane 1  1 at every taken box (4 sides drawn)
+**   plane 2  (mover's boxes - opponent's) / boxes, everywhere
+** Trunk: conv3x3 (3 -> F) + ReLU, then B residual blocks
+** (conv3x3 + ReLU + conv3x3, + skip, ReLU).  No batch norm: the trainer
+** starts each block as the identity instead (its last conv is zero).
+** Policy head: conv1x1 (F -> 2) + ReLU, linear (2HW -> lines): logits.
+** Value head: conv1x1 (F -> 1) + ReLU, linear (HW -> V) + ReLU,
+** linear (V -> 1), tanh: the value for the player to move.
+**
+** Weights: float32 little-endian, in this order (PyTorch's layouts:
+** conv weight [out][in][ky][kx], linear weight [out][in]):
+**   stem.w [F][3][3][3], stem.b [F];
+**   per block: c1.w [F][F][3][3], c1.b [F], c2.w [F][F][3][3], c2.b [F];
+**   pconv.w [2][F], pconv.b [2], pfc.w [L][2HW], pfc.b [L];
+**   vconv.w [1][F], vconv.b [1], vfc1.w [V][HW], vfc1.b [V],
+**   vfc2.w [1][V], vfc2.b [1].
+** python/az_train.py writes exactly this blob.
+*/
+
+#define DAB_AZ_PLANES 3
+#define DAB_AZ_MAX_BLOCKS 20
+
+typedef struct dab_az_net {
+  int rows, cols, h, w, hw, nlines, nboxes;
+  int blocks, filters, vhidden;
+  size_t nweights;
+  float *weights;               /* owned */
+  const float *stem_w, *stem_b, *blk_w[2 * DAB_AZ_MAX_BLOCKS], *blk_b[2 * DAB_AZ_MAX_BLOCKS];
+  const float *pconv_w, *pconv_b, *pfc_w, *pfc_b;
+  const float *vconv_w, *vconv_b, *vfc1_w, *vfc1_b, *vfc2_w, *vfc2_b;
+  int16_t line_cell[DAB_MAX_LINES];   /* grid cell of each line */
+  int16_t box_cell[DAB_MAX_BOXES];
+} dab_az_net;
+
+/* Number of float weights of a net with these dimensions. */
+size_t dab_az_net_size(int rows, int cols, int blocks, int filters, int vhidden);
+
+/*
+** Makes a net from weights[0..n) (copied).  RETURN: DAB_OK and *out;
+** DAB_EINPUT when a dimension is out of range (blocks 0..20, filters
+** 1..256, vhidden 1..1024, board of at most 64 lines) or n is not
+** dab_az_net_size; DAB_ECORRUPT when a weight is not finite; DAB_ENOMEM.
+*/
+dab_status dab_az_net_new(int rows, int cols, int blocks, int filters, int vhidden,
+                          const float *weights, size_t n, dab_az_net **out, dab_err *err);
+void dab_az_net_free(dab_az_net *net);
+
+/* Scratch memory for forward passes of up to `batch` positions; one per
+** thread (the net itself is read-only and shared).  NULL when out of memory. */
+typedef struct dab_az_scratch dab_az_scratch;
+dab_az_scratch *dab_az_scratch_new(const dab_az_net *net, int batch);
+void dab_az_scratch_free(dab_az_scratch *s);
+
+/* Fills planes[3*h*w] for lines p with score_rel = mover's boxes minus
+** the opponent's so far. */
+void dab_az_encode(const dab_az_net *net, const dab_geom *g, uint64_t p, int score_rel,
+                   float *planes);
+
+/*
+** Forward pass of nb positions (nb <= the scratch's batch): planes holds
+** nb * 3*h*w floats; writes logits[nb * nlines] and value[nb].
+*/
+void dab_az_forward(const dab_az_net *net, dab_az_scratch *s, int nb, const float *planes,
+                    float *logits, float *value);
+
+/* ======================================================================
+** PUCT search
+** ======================================================================
+*/
+
+/* An evaluator: the prior over lines (prior[nlines], need not be
+** normalised; only undrawn lines are read) and the value of st for its
+** player to move, in [-1, 1].  The network's, or (tests) a uniform prior
+** with random rollouts. */
+typedef void (*dab_az_eval_fn)(void *ctx, const dab_geom *g, const pl_mstate *st, dab_rng *rng,
+                               float *prior, float *value);
+
+typedef struct dab_az_search_opts {
+  long sims;             /* simulations per search (>= 1) */
+  double c_puct;         /* exploration constant (the paper: 2) */
+  bool chainloop;        /* mcts-bz's macro moves and opening pruning */
+  bool theorems;         /* exact values of simple loony endgames */
+  bool margin;           /* values are margins / boxes, not win/draw/loss */
+  double noise_eps;      /* root Dirichlet noise weight, 0 = none */
+  double noise_alpha;
+  double filter;         /* > 0: collect tree nodes with >= filter * root visits */
+  int max_nodes;         /* tree size limit (0 = 1 << 20) */
+} dab_az_search_opts;
+
+typedef struct dab_az_search dab_az_search;
+
+/* A tree-node sample (filtered nodes): the state, its policy target over
+** lines, and its mean value for the player to move. */
+typedef struct dab_az_node_sample {
+  pl_mstate st;
+  float pi[DAB_MAX_LINES];
+  float q;
+} dab_az_node_sample;
+
+typedef struct dab_az_result {
+  int nchild;
+  int16_t move[DAB_MAX_LINES];     /* children: lines or PL_MACRO_* */
+  int16_t line[DAB_MAX_LINES];     /* each child's first line */
+  uint32_t visits[DAB_MAX_LINES];
+  float pi[DAB_MAX_LINES];         /* visit shares summed per first line */
+  double q;                        /* root mean value for the player to move */
+  float net_value;                 /* the evaluator's value of the root */
+  int nsamples;                    /* filtered tree nodes (filter > 0) */
+} dab_az_result;
+
+/* RETURN: a search object (one per thread), or NULL when out of memory. */
+dab_az_search *dab_az_search_new(const dab_geom *g, const dab_az_search_opts *o, dab_az_eval_fn fn,
+                                 void *ctx);
+void dab_az_search_free(dab_az_search *s);
+
+/*
+** Searches from root.  Fills *r; where o->filter > 0, the filtered tree
+** nodes are kept in the search (dab_az_search_samples).
+** RETURN: DAB_OK; DAB_EINPUT when root has no move; DAB_ENOMEM when the
+** tree cannot hold the root's children.
+*/
+dab_status dab_az_search_run(dab_az_search *s, const pl_mstate *root, dab_rng *rng,
+                             dab_az_result *r, dab_err *err);
+
+/* The filtered tree nodes of the last run (r->nsamples of them). */
+const dab_az_node_sample *dab_az_search_samples(const dab_az_search *s);
+
+/* The evaluator of a net: ctx is a dab_az_evaluator. */
+typedef struct dab_az_evaluator {
+  const dab_az_net *net;
+  dab_az_scratch *scratch;
+  long evals;
+} dab_az_evaluator;
+void dab_az_net_eval(void *ctx, const dab_geom *g, const pl_mstate *st, dab_rng *rng, float *prior,
+                     float *value);
+
+/* The uniform-prior, random-rollout evaluator (ctx: a bool *, true for
+** theorem-scored rollouts; win/draw/loss values). */
+void dab_az_rollout_eval(void *ctx, const dab_geom *g, const pl_mstate *st, dab_rng *rng,
+                         float *prior, float *value);
+
+/* ======================================================================
+** Model files (kind "az") and the player
+** ======================================================================
+**
+** Params: blocks, filters, vhidden, sims, c, chainloop, theorems, value
+** (wdl|margin) and the training run's settings; the payload is the weight
+** blob.  A checkpoint (params checkpoint=1) appends the training state.
+*/
+
+typedef struct dab_az_model {
+  dab_az_net *net;
+  dab_az_search_opts search;
+  char params[4097];
+} dab_az_model;
+
+/* Reads an az model for board g (NULL: any board).  RETURN: DAB_OK and
+** *out; dab_model_read's errors; DAB_EBOARD for another board;
+** DAB_ECORRUPT when the params and the payload disagree. */
+dab_status dab_az_model_load(const char *path, const dab_geom *g, dab_az_model **out, dab_err *err);
+void dab_az_model_free(dab_az_model *m);
+
+/* Writes an az model (net weights, search settings, extra params text). */
+dab_status dab_az_model_save(const char *path, const dab_az_net *net, const dab_az_search_opts *so,
+                             const char *extra_params, const void *extra, size_t extra_n,
+                             dab_err *err);
+
+/* The move the model's search plays (its most visited child's first
+** line); sims <= 0: the policy head's argmax (no search). */
+int dab_az_model_move(dab_az_model *m, const dab_geom *g, dab_az_search *s, dab_az_evaluator *ev,
+                      const dab_game *game, dab_rng *rng);
+
+/* A checkpoint's model and the state after its weights (*extra malloc'd). */
+dab_status dab_az_model_load_ckpt(const char *path, const dab_geom *g, dab_az_model **out,
+                                  unsigned char **extra, size_t *extra_n, dab_err *err);
+
+#endif

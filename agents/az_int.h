@@ -1,0 +1,58 @@
+/*
+** az_int.h: internals shared by az_train.c and az_loop.c (not public).
+** See Copyright Notice in README.md
+*/
+#ifndef DAB_AZ_INT_H
+#define DAB_AZ_INT_H
+
+#include "agents/agent.h"
+#include "agents/az.h"
+#include "symmetry/sym.h"
+
+typedef struct az_opts {
+  bool backward, theorems, augment, chainloop, margin, table, prefix_random;
+  double hours, c, decay, lr, l2, filter, noise_eps, mqth, nvth, mqrth, nvrth, temp_frac;
+  long sims, blocks, filters, vhidden, games, replay, batch, epochs, mit, eval_per_step, max_steps;
+  char trainer[4096];
+} az_opts;
+
+/* One training sample, before augmentation. */
+typedef struct az_sample {
+  uint64_t lines;
+  int16_t score_rel;     /* mover's boxes minus the opponent's */
+  int16_t pad;
+  int32_t iter;          /* the iteration that made it */
+  float z;               /* value target for the mover */
+  float pi[64];          /* policy target over lines */
+} az_sample;
+
+typedef struct az_testpos {
+  uint64_t lines;
+  int16_t score_rel, step;
+} az_testpos;
+
+typedef struct az_measure_out {
+  long n[64];
+  double opt_policy[64], opt_mcts[64], kept_policy[64], kept_mcts[64], verr[64];
+  double all_opt_policy, all_opt_mcts, all_kept_policy, all_kept_mcts, rmse;
+} az_measure_out;
+
+void az_opts_default(az_opts *o);
+dab_status az_opts_parse(dab_train_ctx *t, az_opts *o, dab_err *err);
+dab_status az_find_trainer(char *out, size_t cap, dab_err *err);
+dab_status az_run_python(const char *const *argv, const char *log, char *line, size_t cap,
+                         dab_err *err);
+dab_status az_python_net(const char *trainer, const dab_geom *g, const az_opts *o,
+                         const char *const *extra, const char *wpath, const char *log,
+                         dab_az_net **net, char *line, size_t cap, dab_err *err);
+dab_status az_write_samples(const char *path, const dab_geom *g, const dab_az_net *net,
+                            const dab_sym *sym, bool augment, const az_sample *s, size_t n,
+                            long iter_now, double decay, size_t *written, dab_err *err);
+/* Positions from random play: per_step at every step 0..nlines-2. */
+int az_random_positions(const dab_geom *g, int per_step, uint64_t seed, az_testpos *out, int cap);
+/* Grades the policy argmax, the search's move (sims) and the value head
+** on the positions against the oracle (n[step] = positions graded). */
+void az_measure(const dab_geom *g, const dab_oracle *oracle, dab_az_model *m, long sims,
+                const az_testpos *tp, int ntp, az_measure_out *out);
+
+#endif

@@ -1,0 +1,437 @@
+/*
+** az_loop.c: the BoxesZero / AlphaZero training loop: self-play games,
+** the replay buffer, backward-training steps, checkpoints and snapshots.
+** See Copyright Notice in README.md
+*/
+#include <inttypes.h>
+#include <math.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "agents/az_int.h"
+
+typedef struct az_run {
+  const dab_geom *g;
+  az_opts o;
+  dab_az_net *net;
+  dab_sym *sym;
+  az_sample *buf;
+  size_t nbuf;
+  long iter, games, step_k, step_iters;   /* step_k: lines left undrawn at the start */
+  uint64_t seed;
+  double lp, lv, mqr, nvr;
+  char dir[64];
+} az_run;
+
+typedef struct az_game_out {
+  az_sample *s;
+  int n, cap;
+  int npos, nmq, nnv;
+} az_game_out;
+
+/* The published advancement table, by range of start step (my reading:
+** rows in increasing step order; columns: root noise weight, mqth). */
+static const double az_table[5][2] = {{0.15, 0.5}, {0.2, 0.6}, {0.21, 0.7}, {0.22, 0.8}, {0.23, 0.85}};
+
+static void run_stage(const az_run *R, double *noise, double *mqth) {
+  *noise = R->o.noise_eps;
+  *mqth = R->o.mqth;
+  if (!R->o.backward || !R->o.table) return;
+  int L = R->g->nlines, start = L - (int)R->step_k;
+  int row = start * 5 / L;
+  if (row > 4) row = 4;
+  *noise = az_table[row][0];
+  *mqth = az_table[row][1];
+}
+
+static bool push(az_game_out *o, const az_sample *s) {
+  if (o->n == o->cap) {
+    int cap = o->cap ? 2 * o->cap : 64;
+    az_sample *ns = realloc(o->s, (size_t)cap * sizeof *ns);
+    if (!ns) return false;
+    o->s = ns;
+    o->cap = cap;
+  }
+  o->s[o->n++] = *s;
+  return true;
+}
+
+static float target_of(const az_run *R, int diff_for_mover) {
+  if (R->o.margin) return (float)diff_for_mover / (float)R->g->nboxes;
+  return diff_for_mover > 0 ? 1.0f : diff_for_mover < 0 ? -1.0f : 0.0f;
+}
+
+static bool confident(const az_run *R, double x, double z, double th) {
+  if (R->o.margin || z == 0) return fabs(x - z) <= 1 - th;
+  return z > 0 ? x >= th : x <= -th;
+}
+
+/* One self-play game (index gi of the current iteration). */
+static void play_game(const az_run *R, dab_az_evaluator *ev, long gi, az_game_out *out) {
+  const dab_geom *g = R->g;
+  int L = g->nlines;
+  dab_rng rng;
+  dab_rng_seed2(&rng, R->seed ^ ((uint64_t)R->iter * 0x9e3779b97f4a7c15ull), (uint64_t)gi);
+  dab_game game;
+  dab_game_init(g, &game);
+  pl_mstate st;
+  pl_mstate_from_game(g, &game, &st);
+  int pre = R->o.backward ? L - (int)R->step_k : 0;
+  for (int i = 0; i < pre && st.left > 1; i++) {
+    int16_t mv[DAB_MAX_LINES];
+    int n = dab_legal_moves(g, &st.s, mv), m = mv[dab_rng_below(&rng, n)];
+    if (!R->o.prefix_random) {
+      float prior[DAB_MAX_LINES], v;
+      dab_az_net_eval(ev, g, &st, &rng, prior, &v);
+      double u = dab_rng_unit(&rng), acc = 0;
+      for (int j = 0; j < n; j++)
+        if ((acc += prior[mv[j]]) > u) {
+          m = mv[j];
+          break;
+        }
+    }
+    pl_mcts_apply(g, &st, m);
+  }
+  double noise, mqth;
+  run_stage(R, &noise, &mqth);
+  dab_az_search_opts so = {.sims = R->o.sims, .c_puct = R->o.c, .chainloop = R->o.chainloop,
+                           .theorems = R->o.theorems, .margin = R->o.margin, .noise_eps = noise,
+                           .noise_alpha = 10.0 / L,
+                           .filter = R->o.backward && R->step_k < L ? R->o.filter : 0};
+  dab_az_search *S = dab_az_search_new(g, &so, dab_az_net_eval, ev);
+  if (!S) return;
+  typedef struct { uint64_t lines; int16_t score; int turn; float pi[64]; float q, v; } rec_t;
+  rec_t rec[DAB_MAX_LINES];
+  int nr = 0;
+  dab_az_result r;
+  dab_err err;
+  while (st.left > 0) {
+    if (dab_az_search_run(S, &st, &rng, &r, &err)) break;
+    int pick = 0;
+    if (r.nchild >= 2) {
+      rec_t *x = &rec[nr++];
+      x->lines = dab_ls_word(&st.s);
+      x->score = (int16_t)(st.turn == 0 ? st.diff : -st.diff);
+      x->turn = st.turn;
+      memcpy(x->pi, r.pi, sizeof x->pi);
+      x->q = (float)r.q;
+      x->v = r.net_value;
+      const dab_az_node_sample *ns = dab_az_search_samples(S);
+      for (int i = 0; i < r.nsamples; i++) {
+        az_sample a = {dab_ls_word(&ns[i].st.s),
+                       (int16_t)(ns[i].st.turn == 0 ? ns[i].st.diff : -ns[i].st.diff), 0,
+                       (int32_t)R->iter, ns[i].q, {0}};
+        memcpy(a.pi, ns[i].pi, sizeof a.pi);
+        push(out, &a);
+      }
+      if (L - st.left < R->o.temp_frac * L) {
+        double tot = 0, u, acc = 0;
+        for (int i = 0; i < r.nchild; i++) tot += r.visits[i];
+        u = dab_rng_unit(&rng) * tot;
+        for (pick = 0; pick < r.nchild - 1; pick++)
+          if ((acc += r.visits[pick]) > u) break;
+      } else {
+        for (int i = 1; i < r.nchild; i++)
+          if (r.visits[i] > r.visits[pick]) pick = i;
+      }
+    }
+    pl_mcts_apply(g, &st, r.move[pick]);
+  }
+  dab_az_search_free(S);
+  for (int i = 0; i < nr; i++) {
+    float z = target_of(R, rec[i].turn == 0 ? st.diff : -st.diff);
+    az_sample a = {rec[i].lines, rec[i].score, 0, (int32_t)R->iter, z, {0}};
+    memcpy(a.pi, rec[i].pi, sizeof a.pi);
+    push(out, &a);
+    out->npos++;
+    out->nmq += confident(R, rec[i].q, z, mqth);
+    out->nnv += confident(R, rec[i].v, z, R->o.nvth);
+  }
+}
+
+typedef struct az_pool {
+  const az_run *R;
+  az_game_out *outs;
+  atomic_long next;
+  long ngames;
+  dab_cancel_flag *cancel;
+  bool oom;
+} az_pool;
+
+static void *worker(void *arg) {
+  az_pool *P = arg;
+  dab_az_evaluator ev = {P->R->net, dab_az_scratch_new(P->R->net, 1), 0};
+  if (!ev.scratch) {
+    P->oom = true;
+    return NULL;
+  }
+  for (long gi; (gi = atomic_fetch_add(&P->next, 1)) < P->ngames;) {
+    if (P->cancel && *P->cancel) break;
+    play_game(P->R, &ev, gi, &P->outs[gi]);
+  }
+  dab_az_scratch_free(ev.scratch);
+  return NULL;
+}
+
+/* ---- Checkpoints and models ----------------------------------------------- */
+
+static dab_az_search_opts play_opts(const az_opts *o) {
+  return (dab_az_search_opts){.sims = o->sims, .c_puct = o->c, .chainloop = o->chainloop,
+                              .theorems = o->theorems, .margin = o->margin};
+}
+
+static dab_status save(const az_run *R, const char *path, bool ckpt, double seconds, dab_err *err) {
+  char extra[1024];
+  int k = snprintf(extra, sizeof extra,
+                   "method=%s,iter=%ld,games=%ld,step=%ld,step_iters=%ld,seconds=%.1f,seed=%" PRIu64
+                   ",augment=%d",
+                   R->o.backward ? "backward" : "forward", R->iter, R->games, R->step_k,
+                   R->step_iters, seconds, R->seed, R->o.augment);
+  dab_az_search_opts so = play_opts(&R->o);
+  if (!ckpt) return dab_az_model_save(path, R->net, &so, extra, NULL, 0, err);
+  snprintf(extra + k, sizeof extra - (size_t)k, ",checkpoint=1,nbuf=%zu,optsize=%zu", R->nbuf,
+           sizeof(az_opts));
+  size_t n = sizeof(az_opts) + R->nbuf * sizeof(az_sample);
+  unsigned char *b = malloc(n + 1);
+  if (!b) return dab_fail(err, DAB_ENOMEM, "az: out of memory for a checkpoint");
+  memcpy(b, &R->o, sizeof(az_opts));
+  if (R->nbuf) memcpy(b + sizeof(az_opts), R->buf, R->nbuf * sizeof(az_sample));
+  dab_status st = dab_az_model_save(path, R->net, &so, extra, b, n, err);
+  free(b);
+  return st;
+}
+
+static bool plong(const char *params, const char *key, long *out) {
+  char buf[64], *end;
+  if (!dab_params_get(params, key, buf, sizeof buf)) return false;
+  *out = strtol(buf, &end, 10);
+  return buf[0] && !*end;
+}
+
+static dab_status resume(az_run *R, const char *path, double *seconds, dab_err *err) {
+  dab_az_model *m;
+  unsigned char *x;
+  size_t xn;
+  dab_status st = dab_az_model_load_ckpt(path, R->g, &m, &x, &xn, err);
+  if (st) return st;
+  long ck = 0, nbuf = -1, optsize = 0, seed = 0;
+  char sec[64];
+  bool ok = plong(m->params, "checkpoint", &ck) && plong(m->params, "nbuf", &nbuf) &&
+            plong(m->params, "optsize", &optsize) && plong(m->params, "iter", &R->iter) &&
+            plong(m->params, "games", &R->games) && plong(m->params, "step", &R->step_k) &&
+            plong(m->params, "step_iters", &R->step_iters) && plong(m->params, "seed", &seed) &&
+            dab_params_get(m->params, "seconds", sec, sizeof sec);
+  if (!ok || optsize != (long)sizeof(az_opts) || nbuf < 0 ||
+      xn != sizeof(az_opts) + (size_t)nbuf * sizeof(az_sample)) {
+    free(x);
+    dab_az_model_free(m);
+    return dab_fail(err, DAB_EINPUT, "%s: not an az checkpoint of this build (a finished model?)", path);
+  }
+  char trainer[sizeof R->o.trainer];
+  memcpy(trainer, R->o.trainer, sizeof trainer);
+  memcpy(&R->o, x, sizeof(az_opts));
+  memcpy(R->o.trainer, trainer, sizeof trainer);
+  R->buf = malloc((size_t)nbuf * sizeof(az_sample) + 1);
+  if (!R->buf) {
+    free(x);
+    dab_az_model_free(m);
+    return dab_fail(err, DAB_ENOMEM, "az: out of memory");
+  }
+  memcpy(R->buf, x + sizeof(az_opts), (size_t)nbuf * sizeof(az_sample));
+  R->nbuf = (size_t)nbuf;
+  R->seed = (uint64_t)seed;
+  *seconds = atof(sec);
+  R->net = m->net;
+  m->net = NULL;
+  dab_az_model_free(m);
+  free(x);
+  return DAB_OK;
+}
+
+/* ---- Snapshots ---------------------------------------------------------------- */
+
+#define AZ_COLUMNS "games,seconds,iter,step,mqr,nvr,policy_loss,value_loss,optimal,opt_policy,kept,kept_policy,rmse"
+
+static dab_status snapshot(dab_train_ctx *t, az_run *R, const dab_oracle *oracle,
+                           const az_testpos *tp, int ntp, dab_err *err) {
+  dab_az_model m = {R->net, play_opts(&R->o), ""};
+  az_measure_out mo;
+  az_measure(R->g, oracle, &m, R->o.sims, tp, ntp, &mo);
+  double v[13] = {(double)R->games, dab_train_elapsed(t), (double)R->iter, (double)R->step_k, R->mqr,
+                  R->nvr, R->lp, R->lv, mo.all_opt_mcts, mo.all_opt_policy, mo.all_kept_mcts,
+                  mo.all_kept_policy, mo.rmse};
+  return dab_train_log(t, AZ_COLUMNS, v, 13, err);
+}
+
+/* ---- One iteration ------------------------------------------------------------ */
+
+static dab_status iterate(dab_train_ctx *t, az_run *R, dab_err *err) {
+  long G = R->o.games;
+  az_game_out *outs = calloc((size_t)G, sizeof *outs);
+  if (!outs) return dab_fail(err, DAB_ENOMEM, "az: out of memory");
+  az_pool P = {.R = R, .outs = outs, .ngames = G, .cancel = t->cancel};
+  atomic_init(&P.next, 0);
+  int nt = t->threads > 1 ? t->threads : 1;
+  pthread_t th[64];
+  int started = 0;
+  for (; started < nt - 1 && started < 64; started++)
+    if (pthread_create(&th[started], NULL, worker, &P)) break;
+  worker(&P);
+  for (int i = 0; i < started; i++) pthread_join(th[i], NULL);
+  dab_status st = DAB_OK;
+  size_t add = 0;
+  long npos = 0, nmq = 0, nnv = 0;
+  for (long i = 0; i < G; i++) {
+    add += (size_t)outs[i].n;
+    npos += outs[i].npos;
+    nmq += outs[i].nmq;
+    nnv += outs[i].nnv;
+  }
+  az_sample *nb = NULL;
+  size_t nn = 0;
+  if (P.oom) st = dab_fail(err, DAB_ENOMEM, "az: out of memory");
+  else if (dab_train_canceled(t)) st = dab_fail(err, DAB_ECANCELED, "stopped");
+  else if (!(nb = malloc((R->nbuf + add + 1) * sizeof *nb))) st = dab_fail(err, DAB_ENOMEM, "az: out of memory");
+  if (!st) {
+    for (size_t i = 0; i < R->nbuf; i++)
+      if (R->buf[i].iter > R->iter - R->o.replay) nb[nn++] = R->buf[i];
+    for (long i = 0; i < G; i++)
+      for (int j = 0; j < outs[i].n; j++) nb[nn++] = outs[i].s[j];
+    char sp[128], wp[128], w2[128], lg[128], seed[32], ep[16], bs[16], lr[32], l2[32], thr[16], ms[16];
+    snprintf(sp, sizeof sp, "%s/samples.bin", R->dir);
+    snprintf(wp, sizeof wp, "%s/w.bin", R->dir);
+    snprintf(w2, sizeof w2, "%s/w2.bin", R->dir);
+    snprintf(lg, sizeof lg, "%s/train.log", R->dir);
+    size_t written;
+    st = az_write_samples(sp, R->g, R->net, R->sym, R->o.augment, nb, nn, R->iter, R->o.decay,
+                          &written, err);
+    FILE *f = st ? NULL : fopen(wp, "wb");
+    if (!st && (!f || fwrite(R->net->weights, sizeof(float), R->net->nweights, f) != R->net->nweights))
+      st = dab_fail(err, DAB_EIO, "az: cannot write %s", wp);
+    if (f) fclose(f);
+    snprintf(seed, sizeof seed, "%" PRIu64, R->seed + (uint64_t)R->iter);
+    snprintf(ep, sizeof ep, "%ld", R->o.epochs);
+    snprintf(bs, sizeof bs, "%ld", R->o.batch);
+    snprintf(lr, sizeof lr, "%g", R->o.lr);
+    snprintf(l2, sizeof l2, "%g", R->o.l2);
+    snprintf(thr, sizeof thr, "%d", nt);
+    snprintf(ms, sizeof ms, "%ld", R->o.max_steps);
+    const char *extra[] = {"train", "--weights", wp, "--samples", sp, "--epochs", ep, "--batch", bs,
+                           "--lr", lr, "--l2", l2, "--seed", seed, "--threads", thr,
+                           "--max-steps", ms, NULL};
+    char line[512];
+    if (!st) st = az_python_net(R->o.trainer, R->g, &R->o, extra, w2, lg, &R->net, line, sizeof line, err);
+    if (!st) {
+      const char *a = strstr(line, "policy_loss="), *b = strstr(line, "value_loss=");
+      R->lp = a ? atof(a + 12) : NAN;
+      R->lv = b ? atof(b + 11) : NAN;
+    }
+    if (st == DAB_EIO && dab_train_canceled(t)) st = dab_fail(err, DAB_ECANCELED, "stopped");
+  }
+  for (long i = 0; i < G; i++) free(outs[i].s);
+  free(outs);
+  if (st) {
+    free(nb);
+    return st;
+  }
+  free(R->buf);
+  R->buf = nb;
+  R->nbuf = nn;
+  R->iter++;
+  R->games += G;
+  R->mqr = npos ? (double)nmq / (double)npos : 0;
+  R->nvr = npos ? (double)nnv / (double)npos : 0;
+  if (R->o.backward && R->step_k < R->g->nlines) {
+    R->step_iters++;
+    /* No position with a choice at this step (e.g. one line left): nothing to learn. */
+    if (npos == 0 || (R->mqr >= R->o.mqrth && R->nvr >= R->o.nvrth) || R->step_iters >= R->o.mit) {
+      R->step_k++;
+      R->step_iters = 0;
+    }
+  }
+  return DAB_OK;
+}
+
+/* ---- dab train az ---------------------------------------------------------------- */
+
+dab_status dab_agent_train_az(dab_train_ctx *t, dab_err *err) {
+  az_run R;
+  memset(&R, 0, sizeof R);
+  R.g = t->g;
+  R.seed = t->seed;
+  az_opts_default(&R.o);
+  dab_status st = az_opts_parse(t, &R.o, err);
+  if (!st) st = dab_kopts_check(t->kopts, "az", err);
+  if (st) return st;
+  if (!dab_geom_fast(t->g)) return dab_fail(err, DAB_EBOARD, "az: boards of at most 64 lines");
+  if ((st = az_find_trainer(R.o.trainer, sizeof R.o.trainer, err))) return st;
+  const dab_oracle *oracle = NULL;
+  if (R.o.eval_per_step > 0 && (st = dab_player_env_oracle(t->env, t->g->rows, t->g->cols, &oracle, err)))
+    return st;
+  if (!(R.sym = dab_sym_new(t->g, err))) return DAB_ENOMEM;
+  snprintf(R.dir, sizeof R.dir, "%s/dab-az-XXXXXX", "/tmp");
+  if (!mkdtemp(R.dir)) {
+    dab_sym_free(R.sym);
+    return dab_fail(err, DAB_EIO, "az: cannot make a work folder in /tmp");
+  }
+  double before = 0;
+  char line[512], lg[128], wp[128];
+  snprintf(lg, sizeof lg, "%s/train.log", R.dir);
+  snprintf(wp, sizeof wp, "%s/w.bin", R.dir);
+  if (t->resume) {
+    st = resume(&R, t->resume, &before, err);
+  } else {
+    R.step_k = R.o.backward ? 1 : t->g->nlines;
+    char seed[32];
+    snprintf(seed, sizeof seed, "%" PRIu64, R.seed);
+    const char *extra[] = {"init", "--seed", seed, NULL};
+    st = az_python_net(R.o.trainer, t->g, &R.o, extra, wp, lg, &R.net, line, sizeof line, err);
+  }
+  az_testpos *tp = NULL;
+  int ntp = 0;
+  if (!st && oracle) {
+    int cap = (int)R.o.eval_per_step * t->g->nlines;
+    if (!(tp = malloc((size_t)cap * sizeof *tp))) st = dab_fail(err, DAB_ENOMEM, "az: out of memory");
+    else ntp = az_random_positions(t->g, (int)R.o.eval_per_step, 12345, tp, cap);
+  }
+  dab_train_start(t, before);
+  long every = t->snapshot_every > 0 ? t->snapshot_every : 2;
+  char what[32];
+  snprintf(what, sizeof what, "az %dx%d", t->g->rows, t->g->cols);
+  if (!st && !t->resume && oracle) st = snapshot(t, &R, oracle, tp, ntp, err);
+  while (!st) {
+    if (R.o.hours > 0 && dab_train_elapsed(t) >= R.o.hours * 3600) break;
+    if (t->generations > 0 && R.iter >= t->generations) break;
+    if (t->games > 0 && R.games >= t->games) break;
+    if (t->stop_at > 0 && R.games >= t->stop_at) {
+      st = DAB_ECANCELED;
+      break;
+    }
+    if (!(R.o.hours > 0) && t->generations <= 0 && t->games <= 0 && R.iter >= 10) break;
+    st = iterate(t, &R, err);
+    dab_train_progress(t, what, (uint64_t)R.iter, (uint64_t)(t->generations > 0 ? t->generations : 0));
+    if (!st && oracle && R.iter % every == 0) st = snapshot(t, &R, oracle, tp, ntp, err);
+  }
+  if (st == DAB_ECANCELED) {
+    dab_status s2 = save(&R, t->checkpoint, true, dab_train_elapsed(t), err);
+    st = s2 ? s2 : dab_fail(err, DAB_ECANCELED, "stopped after %ld iterations (%ld games); checkpoint %s",
+                            R.iter, R.games, t->checkpoint);
+  } else if (!st) {
+    if (oracle && R.iter % every != 0) st = snapshot(t, &R, oracle, tp, ntp, err);
+    if (!st) st = save(&R, t->out, false, dab_train_elapsed(t), err);
+  }
+  char p[160];
+  const char *files[] = {"samples.bin", "w.bin", "w2.bin", "train.log"};
+  for (int i = 0; i < 4; i++) {
+    snprintf(p, sizeof p, "%s/%s", R.dir, files[i]);
+    unlink(p);
+  }
+  rmdir(R.dir);
+  free(tp);
+  free(R.buf);
+  dab_az_net_free(R.net);
+  dab_sym_free(R.sym);
+  return st;
+}

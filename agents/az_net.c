@@ -1,0 +1,231 @@
+/*
+** az_net.c: the BoxesZero policy-value network's forward pass in C.
+** See Copyright Notice in README.md
+*/
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "agents/az.h"
+
+/*
+** Activations are kept channel-major over the whole batch: act[c][n*hw+p].
+** A 3x3 convolution is then one im2col matrix (9*in rows of nb*hw) and a
+** plain matrix product whose inner loop runs over nb*hw contiguous floats.
+*/
+struct dab_az_scratch {
+  int batch;
+  float *a, *b, *t, *col;       /* [filters][batch*hw] x3, [9*filters][batch*hw] */
+  float *ph, *vh;               /* policy [2][batch*hw], value [batch*hw] */
+};
+
+size_t dab_az_net_size(int rows, int cols, int blocks, int filters, int vhidden) {
+  size_t hw = (size_t)(2 * rows + 1) * (size_t)(2 * cols + 1);
+  size_t F = (size_t)filters, L = (size_t)(rows * (cols + 1) + cols * (rows + 1));
+  size_t n = F * 3 * 9 + F;
+  n += (size_t)blocks * 2 * (F * F * 9 + F);
+  n += 2 * F + 2 + L * 2 * hw + L;
+  n += F + 1 + (size_t)vhidden * hw + (size_t)vhidden + (size_t)vhidden + 1;
+  return n;
+}
+
+dab_status dab_az_net_new(int rows, int cols, int blocks, int filters, int vhidden,
+                          const float *weights, size_t n, dab_az_net **out, dab_err *err) {
+  *out = NULL;
+  if (rows < 1 || cols < 1 || rows > DAB_MAX_SIDE || cols > DAB_MAX_SIDE ||
+      rows * (cols + 1) + cols * (rows + 1) > 64)
+    return dab_fail(err, DAB_EINPUT, "az: board %dx%d: at most 64 lines", rows, cols);
+  if (blocks < 0 || blocks > DAB_AZ_MAX_BLOCKS || filters < 1 || filters > 256 || vhidden < 1 ||
+      vhidden > 1024)
+    return dab_fail(err, DAB_EINPUT, "az: net blocks=%d filters=%d vhidden=%d out of range", blocks,
+                    filters, vhidden);
+  size_t want = dab_az_net_size(rows, cols, blocks, filters, vhidden);
+  if (n != want)
+    return dab_fail(err, DAB_EINPUT, "az: %zu weights, a %dx%d net b=%d f=%d v=%d has %zu", n, rows,
+                    cols, blocks, filters, vhidden, want);
+  for (size_t i = 0; i < n; i++)
+    if (!isfinite(weights[i])) return dab_fail(err, DAB_ECORRUPT, "az: weight %zu is not finite", i);
+  dab_az_net *net = calloc(1, sizeof *net);
+  if (!net || !(net->weights = malloc(n * sizeof *net->weights))) {
+    free(net);
+    return dab_fail(err, DAB_ENOMEM, "az: out of memory for the net");
+  }
+  memcpy(net->weights, weights, n * sizeof *weights);
+  net->rows = rows;
+  net->cols = cols;
+  net->h = 2 * rows + 1;
+  net->w = 2 * cols + 1;
+  net->hw = net->h * net->w;
+  net->nlines = rows * (cols + 1) + cols * (rows + 1);
+  net->nboxes = rows * cols;
+  net->blocks = blocks;
+  net->filters = filters;
+  net->vhidden = vhidden;
+  net->nweights = n;
+  size_t F = (size_t)filters, hw = (size_t)net->hw, L = (size_t)net->nlines;
+  const float *p = net->weights;
+#define TAKE(dst, k) (dst = p, p += (k))
+  TAKE(net->stem_w, F * 27);
+  TAKE(net->stem_b, F);
+  for (int b = 0; b < 2 * blocks; b++) {
+    TAKE(net->blk_w[b], F * F * 9);
+    TAKE(net->blk_b[b], F);
+  }
+  TAKE(net->pconv_w, 2 * F);
+  TAKE(net->pconv_b, 2);
+  TAKE(net->pfc_w, L * 2 * hw);
+  TAKE(net->pfc_b, L);
+  TAKE(net->vconv_w, F);
+  TAKE(net->vconv_b, 1);
+  TAKE(net->vfc1_w, (size_t)vhidden * hw);
+  TAKE(net->vfc1_b, (size_t)vhidden);
+  TAKE(net->vfc2_w, (size_t)vhidden);
+  TAKE(net->vfc2_b, 1);
+#undef TAKE
+  int C = cols, R = rows;
+  for (int r = 0; r <= R; r++)
+    for (int c = 0; c < C; c++) net->line_cell[r * C + c] = (int16_t)(2 * r * net->w + 2 * c + 1);
+  for (int r = 0; r < R; r++)
+    for (int c = 0; c <= C; c++)
+      net->line_cell[(R + 1) * C + r * (C + 1) + c] = (int16_t)((2 * r + 1) * net->w + 2 * c);
+  for (int r = 0; r < R; r++)
+    for (int c = 0; c < C; c++) net->box_cell[r * C + c] = (int16_t)((2 * r + 1) * net->w + 2 * c + 1);
+  *out = net;
+  return DAB_OK;
+}
+
+void dab_az_net_free(dab_az_net *net) {
+  if (!net) return;
+  free(net->weights);
+  free(net);
+}
+
+dab_az_scratch *dab_az_scratch_new(const dab_az_net *net, int batch) {
+  dab_az_scratch *s = calloc(1, sizeof *s);
+  if (!s) return NULL;
+  size_t m = (size_t)batch * (size_t)net->hw, F = (size_t)(net->filters > 3 ? net->filters : 3);
+  s->batch = batch;
+  s->a = malloc(F * m * sizeof(float));
+  s->b = malloc(F * m * sizeof(float));
+  s->t = malloc(F * m * sizeof(float));
+  s->col = malloc(9 * F * m * sizeof(float));
+  s->ph = malloc(2 * m * sizeof(float));
+  s->vh = malloc(m * sizeof(float));
+  if (!s->a || !s->b || !s->t || !s->col || !s->ph || !s->vh) {
+    dab_az_scratch_free(s);
+    return NULL;
+  }
+  return s;
+}
+
+void dab_az_scratch_free(dab_az_scratch *s) {
+  if (!s) return;
+  free(s->a);
+  free(s->b);
+  free(s->t);
+  free(s->col);
+  free(s->ph);
+  free(s->vh);
+  free(s);
+}
+
+void dab_az_encode(const dab_az_net *net, const dab_geom *g, uint64_t p, int score_rel,
+                   float *planes) {
+  int hw = net->hw;
+  memset(planes, 0, 2 * (size_t)hw * sizeof *planes);
+  for (uint64_t f = p; f; f &= f - 1) planes[net->line_cell[__builtin_ctzll(f)]] = 1.0f;
+  for (int b = 0; b < g->nboxes; b++)
+    if ((p & g->box_mask[b]) == g->box_mask[b]) planes[hw + net->box_cell[b]] = 1.0f;
+  float sc = (float)score_rel / (float)g->nboxes;
+  for (int i = 0; i < hw; i++) planes[2 * hw + i] = sc;
+}
+
+/* out[co][m] = bias[co] + sum_k w[co][k] * col[k][m] for k < K; relu. */
+static void matmul(const float *w, const float *bias, const float *col, float *out, int co, int K,
+                   int m, bool relu) {
+  for (int o = 0; o < co; o++) {
+    float *y = out + (size_t)o * (size_t)m;
+    for (int j = 0; j < m; j++) y[j] = bias[o];
+    const float *wo = w + (size_t)o * (size_t)K;
+    for (int k = 0; k < K; k++) {
+      float wk = wo[k];
+      if (wk == 0.0f) continue;
+      const float *x = col + (size_t)k * (size_t)m;
+      for (int j = 0; j < m; j++) y[j] += wk * x[j];
+    }
+    if (relu)
+      for (int j = 0; j < m; j++) y[j] = y[j] > 0 ? y[j] : 0;
+  }
+}
+
+/* im2col of in[ci][nb*hw] (zero padding) into col[ci*9][nb*hw]. */
+static void im2col(const dab_az_net *net, const float *in, int ci, int nb, float *col) {
+  int H = net->h, W = net->w, hw = net->hw;
+  size_t m = (size_t)nb * (size_t)hw;
+  for (int c = 0; c < ci; c++)
+    for (int ky = 0; ky < 3; ky++)
+      for (int kx = 0; kx < 3; kx++) {
+        float *dst = col + ((size_t)c * 9 + (size_t)(ky * 3 + kx)) * m;
+        const float *src = in + (size_t)c * m;
+        int dy = ky - 1, dx = kx - 1;
+        for (int n = 0; n < nb; n++) {
+          const float *s = src + (size_t)n * (size_t)hw;
+          float *d = dst + (size_t)n * (size_t)hw;
+          for (int y = 0; y < H; y++) {
+            int yy = y + dy;
+            for (int x = 0; x < W; x++) {
+              int xx = x + dx;
+              d[y * W + x] = (yy >= 0 && yy < H && xx >= 0 && xx < W) ? s[yy * W + xx] : 0.0f;
+            }
+          }
+        }
+      }
+}
+
+void dab_az_forward(const dab_az_net *net, dab_az_scratch *s, int nb, const float *planes,
+                    float *logits, float *value) {
+  int F = net->filters, hw = net->hw, L = net->nlines;
+  int m = nb * hw;
+  /* Input planes arrive [n][plane][hw]: reorder to [plane][n*hw]. */
+  for (int n = 0; n < nb; n++)
+    for (int c = 0; c < DAB_AZ_PLANES; c++)
+      memcpy(s->t + (size_t)c * (size_t)m + (size_t)n * (size_t)hw,
+             planes + ((size_t)n * DAB_AZ_PLANES + (size_t)c) * (size_t)hw, (size_t)hw * sizeof(float));
+  im2col(net, s->t, DAB_AZ_PLANES, nb, s->col);
+  matmul(net->stem_w, net->stem_b, s->col, s->a, F, DAB_AZ_PLANES * 9, m, true);
+  size_t fm = (size_t)F * (size_t)m;
+  for (int b = 0; b < net->blocks; b++) {
+    im2col(net, s->a, F, nb, s->col);
+    matmul(net->blk_w[2 * b], net->blk_b[2 * b], s->col, s->b, F, F * 9, m, true);
+    im2col(net, s->b, F, nb, s->col);
+    matmul(net->blk_w[2 * b + 1], net->blk_b[2 * b + 1], s->col, s->t, F, F * 9, m, false);
+    for (size_t i = 0; i < fm; i++) {
+      float y = s->t[i] + s->a[i];
+      s->a[i] = y > 0 ? y : 0;
+    }
+  }
+  matmul(net->pconv_w, net->pconv_b, s->a, s->ph, 2, F, m, true);
+  matmul(net->vconv_w, net->vconv_b, s->a, s->vh, 1, F, m, true);
+  float hid[1024];
+  for (int n = 0; n < nb; n++) {
+    for (int l = 0; l < L; l++) {
+      const float *wl = net->pfc_w + (size_t)l * 2 * (size_t)hw;
+      float acc = net->pfc_b[l];
+      for (int j = 0; j < 2; j++) {
+        const float *x = s->ph + (size_t)j * (size_t)m + (size_t)n * (size_t)hw;
+        const float *wj = wl + (size_t)j * (size_t)hw;
+        for (int p = 0; p < hw; p++) acc += wj[p] * x[p];
+      }
+      logits[(size_t)n * (size_t)L + (size_t)l] = acc;
+    }
+    const float *x = s->vh + (size_t)n * (size_t)hw;
+    for (int v = 0; v < net->vhidden; v++) {
+      const float *wv = net->vfc1_w + (size_t)v * (size_t)hw;
+      float acc = net->vfc1_b[v];
+      for (int p = 0; p < hw; p++) acc += wv[p] * x[p];
+      hid[v] = acc > 0 ? acc : 0;
+    }
+    float acc = net->vfc2_b[0];
+    for (int v = 0; v < net->vhidden; v++) acc += net->vfc2_w[v] * hid[v];
+    value[n] = tanhf(acc);
+  }
+}

@@ -1,0 +1,344 @@
+/*
+** az_train.c: `dab train az`: self-play in C, one PyTorch training pass
+** (python/az_train.py) per iteration, backward training, exact grading.
+** See Copyright Notice in README.md
+*/
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <math.h>
+#include <pthread.h>
+#include <signal.h>
+#include <spawn.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include "agents/agent.h"
+#include "agents/az.h"
+#include "agents/az_int.h"
+#include "symmetry/sym.h"
+
+extern char **environ;
+
+/* ---- Options ---------------------------------------------------------------- */
+
+static dab_status kflag(dab_kopts *k, const char *key, bool *out, dab_err *err) {
+  for (int i = 0; k && i < k->n; i++)
+    if (!strcmp(k->key[i], key)) {
+      k->used[i] = true;
+      const char *v = k->val[i];
+      if (!*v || !strcmp(v, "1")) *out = true;
+      else if (!strcmp(v, "0")) *out = false;
+      else return dab_fail(err, DAB_EINPUT, "train az: --%s takes no value (or =0|1)", key);
+    }
+  return DAB_OK;
+}
+
+static const char *kstr(dab_kopts *k, const char *key) {
+  for (int i = 0; k && i < k->n; i++)
+    if (!strcmp(k->key[i], key)) {
+      k->used[i] = true;
+      return k->val[i];
+    }
+  return NULL;
+}
+
+void az_opts_default(az_opts *o) {
+  *o = (az_opts){.sims = 48, .c = 2, .blocks = 2, .filters = 16, .vhidden = 32, .games = 50,
+                 .replay = 5, .decay = 0.98, .lr = 0.001, .batch = 1024, .epochs = 5, .l2 = 1e-4,
+                 .filter = 0.25, .noise_eps = 0.25, .mqth = 0.85, .nvth = 0.75, .mqrth = 0.75,
+                 .nvrth = 0.85, .mit = 150, .theorems = true, .augment = true, .chainloop = true,
+                 .table = true, .eval_per_step = 10, .temp_frac = 0.34, .max_steps = 0};
+}
+
+dab_status az_opts_parse(dab_train_ctx *t, az_opts *o, dab_err *err) {
+  dab_kopts *k = t->kopts;
+  bool no_th = false, no_aug = false, no_cl = false;
+  int value = 0, prefix = 0;
+  dab_status st;
+  if ((st = kflag(k, "backward", &o->backward, err)) || (st = kflag(k, "no-theorems", &no_th, err)) ||
+      (st = kflag(k, "no-augment", &no_aug, err)) || (st = kflag(k, "no-chainloop", &no_cl, err)) ||
+      (st = dab_kopt_double(k, "az", "hours", 0, 1e4, &o->hours, err)) ||
+      (st = dab_kopt_long(k, "az", "sims", 1, 100000, &o->sims, err)) ||
+      (st = dab_kopt_double(k, "az", "c", 0, 100, &o->c, err)) ||
+      (st = dab_kopt_long(k, "az", "blocks", 0, DAB_AZ_MAX_BLOCKS, &o->blocks, err)) ||
+      (st = dab_kopt_long(k, "az", "filters", 1, 256, &o->filters, err)) ||
+      (st = dab_kopt_long(k, "az", "vhidden", 1, 1024, &o->vhidden, err)) ||
+      (st = dab_kopt_long(k, "az", "iter-games", 1, 100000, &o->games, err)) ||
+      (st = dab_kopt_long(k, "az", "replay", 1, 100, &o->replay, err)) ||
+      (st = dab_kopt_double(k, "az", "decay", 0, 1, &o->decay, err)) ||
+      (st = dab_kopt_double(k, "az", "lr", 1e-7, 1, &o->lr, err)) ||
+      (st = dab_kopt_long(k, "az", "batch", 1, 1 << 20, &o->batch, err)) ||
+      (st = dab_kopt_long(k, "az", "epochs", 1, 1000, &o->epochs, err)) ||
+      (st = dab_kopt_long(k, "az", "max-steps", 0, 1 << 30, &o->max_steps, err)) ||
+      (st = dab_kopt_double(k, "az", "l2", 0, 1, &o->l2, err)) ||
+      (st = dab_kopt_double(k, "az", "filter", 0, 1, &o->filter, err)) ||
+      (st = dab_kopt_double(k, "az", "noise", 0, 1, &o->noise_eps, err)) ||
+      (st = dab_kopt_double(k, "az", "mqth", -1, 1, &o->mqth, err)) ||
+      (st = dab_kopt_double(k, "az", "nvth", -1, 1, &o->nvth, err)) ||
+      (st = dab_kopt_double(k, "az", "mqrth", 0, 1, &o->mqrth, err)) ||
+      (st = dab_kopt_double(k, "az", "nvrth", 0, 1, &o->nvrth, err)) ||
+      (st = dab_kopt_long(k, "az", "mit", 1, 1000000, &o->mit, err)) ||
+      (st = kflag(k, "table", &o->table, err)) ||
+      (st = dab_kopt_long(k, "az", "eval-per-step", 0, 10000, &o->eval_per_step, err)) ||
+      (st = dab_kopt_double(k, "az", "temp-frac", 0, 1, &o->temp_frac, err)) ||
+      (st = dab_kopt_choice(k, "az", "value", "wdl|margin", &value, err)) ||
+      (st = dab_kopt_choice(k, "az", "prefix", "policy|random", &prefix, err)))
+    return st;
+  o->theorems = !no_th;
+  o->augment = !no_aug;
+  o->chainloop = !no_cl;
+  o->margin = value == 1;
+  o->prefix_random = prefix == 1;
+  const char *tr = kstr(k, "trainer");
+  if (tr) snprintf(o->trainer, sizeof o->trainer, "%s", tr);
+  return DAB_OK;
+}
+
+/* ---- The Python trainer ----------------------------------------------------- */
+
+/* Finds python/az_train.py: opts, $DAB_AZ_TRAINER, then beside the
+** running program (up to three folders up), then ./python. */
+dab_status az_find_trainer(char *out, size_t cap, dab_err *err) {
+  if (out[0]) return access(out, R_OK) == 0 ? DAB_OK : dab_fail(err, DAB_EINPUT, "az: cannot read trainer %s", out);
+  const char *env = getenv("DAB_AZ_TRAINER");
+  if (env && *env) {
+    snprintf(out, cap, "%s", env);
+    return access(out, R_OK) == 0 ? DAB_OK : dab_fail(err, DAB_EINPUT, "az: cannot read %s", out);
+  }
+  char exe[4096];
+  ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+  if (n > 0) {
+    exe[n] = 0;
+    for (int up = 1; up <= 3; up++) {
+      char *slash = strrchr(exe, '/');
+      if (!slash) break;
+      *slash = 0;
+      snprintf(out, cap, "%s/python/az_train.py", exe);
+      if (access(out, R_OK) == 0) return DAB_OK;
+    }
+  }
+  snprintf(out, cap, "python/az_train.py");
+  if (access(out, R_OK) == 0) return DAB_OK;
+  out[0] = 0;
+  return dab_fail(err, DAB_EINPUT, "az: python/az_train.py not found (set DAB_AZ_TRAINER or --trainer=FILE)");
+}
+
+dab_status az_run_python(const char *const *argv, const char *log, char *line, size_t cap,
+                         dab_err *err) {
+  posix_spawn_file_actions_t fa;
+  posix_spawn_file_actions_init(&fa);
+  posix_spawn_file_actions_addopen(&fa, 1, log, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  posix_spawn_file_actions_adddup2(&fa, 1, 2);
+  const char *py = getenv("DAB_PYTHON");
+  if (!py || !*py) py = "/usr/bin/python3";
+  pid_t pid;
+  int rc = posix_spawn(&pid, py, &fa, NULL, (char *const *)argv, environ);
+  posix_spawn_file_actions_destroy(&fa);
+  if (rc) return dab_fail(err, DAB_EIO, "az: cannot run %s: %s", py, strerror(rc));
+  int status;
+  while (waitpid(pid, &status, 0) < 0)
+    if (errno != EINTR) return dab_fail(err, DAB_EIO, "az: waitpid: %s", strerror(errno));
+  /* The last line of the log: the result, or the error. */
+  line[0] = 0;
+  FILE *f = fopen(log, "r");
+  if (f) {
+    char buf[1024];
+    while (fgets(buf, sizeof buf, f))
+      if (buf[0] && buf[0] != '\n') snprintf(line, cap, "%s", buf);
+    fclose(f);
+    size_t k = strlen(line);
+    if (k && line[k - 1] == '\n') line[k - 1] = 0;
+  }
+  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+    return dab_fail(err, WIFSIGNALED(status) && WTERMSIG(status) == SIGINT ? DAB_ECANCELED : DAB_EIO,
+                    "az: trainer failed: %s", line[0] ? line : "(no output)");
+  return DAB_OK;
+}
+
+static dab_status read_floats(const char *path, float **out, size_t *n, dab_err *err) {
+  FILE *f = fopen(path, "rb");
+  if (!f) return dab_fail(err, DAB_EIO, "az: cannot read %s: %s", path, strerror(errno));
+  fseek(f, 0, SEEK_END);
+  long sz = ftell(f);
+  fseek(f, 0, SEEK_SET);
+  *n = (size_t)(sz > 0 ? sz : 0) / sizeof(float);
+  *out = malloc(*n * sizeof(float) + 1);
+  if (!*out) {
+    fclose(f);
+    return dab_fail(err, DAB_ENOMEM, "az: out of memory");
+  }
+  size_t got = fread(*out, sizeof(float), *n, f);
+  fclose(f);
+  if (got != *n) {
+    free(*out);
+    *out = NULL;
+    return dab_fail(err, DAB_EIO, "az: short read of %s", path);
+  }
+  return DAB_OK;
+}
+
+/* Runs "trainer cmd" with the net options and extra args; loads the
+** weights it writes to wpath into *net. */
+dab_status az_python_net(const char *trainer, const dab_geom *g, const az_opts *o,
+                         const char *const *extra, const char *wpath, const char *log,
+                         dab_az_net **net, char *line, size_t cap, dab_err *err) {
+  char a[6][24];
+  snprintf(a[0], 24, "%d", g->rows);
+  snprintf(a[1], 24, "%d", g->cols);
+  snprintf(a[2], 24, "%ld", o->blocks);
+  snprintf(a[3], 24, "%ld", o->filters);
+  snprintf(a[4], 24, "%ld", o->vhidden);
+  const char *argv[64] = {"python3", trainer};
+  int n = 2;
+  for (; extra[n - 2]; n++) argv[n] = extra[n - 2];
+  const char *fixed[] = {"--rows", a[0], "--cols", a[1], "--blocks", a[2], "--filters", a[3],
+                         "--vhidden", a[4], "--out", wpath, NULL};
+  for (int i = 0; fixed[i]; i++) argv[n++] = fixed[i];
+  argv[n] = NULL;
+  dab_status st = az_run_python(argv, log, line, cap, err);
+  if (st) return st;
+  float *w;
+  size_t nw = 0;
+  if ((st = read_floats(wpath, &w, &nw, err))) return st;
+  dab_az_net *nn;
+  st = dab_az_net_new(g->rows, g->cols, (int)o->blocks, (int)o->filters, (int)o->vhidden, w, nw, &nn,
+                      err);
+  free(w);
+  if (st) return st;
+  dab_az_net_free(*net);
+  *net = nn;
+  return DAB_OK;
+}
+
+/* ---- Samples file ------------------------------------------------------------ */
+
+dab_status az_write_samples(const char *path, const dab_geom *g, const dab_az_net *net,
+                            const dab_sym *sym, bool augment, const az_sample *s, size_t n,
+                            long iter_now, double decay, size_t *written, dab_err *err) {
+  FILE *f = fopen(path, "wb");
+  if (!f) return dab_fail(err, DAB_EIO, "az: cannot write %s: %s", path, strerror(errno));
+  int nt = augment ? sym->ntrans : 1, L = g->nlines, hw = net->hw;
+  int32_t head[3] = {(int32_t)(n * (size_t)nt), L, hw};
+  fwrite("AZS1", 1, 4, f);
+  fwrite(head, sizeof head, 1, f);
+  size_t rec = (size_t)(3 * hw + L + 2);
+  float *buf = malloc(rec * sizeof(float));
+  if (!buf) {
+    fclose(f);
+    return dab_fail(err, DAB_ENOMEM, "az: out of memory");
+  }
+  for (size_t i = 0; i < n; i++)
+    for (int t = 0; t < nt; t++) {
+      uint64_t p = dab_sym_apply64(sym, t, s[i].lines);
+      dab_az_encode(net, g, p, s[i].score_rel, buf);
+      float *pi = buf + 3 * hw;
+      for (int l = 0; l < L; l++) pi[sym->perm[t][l]] = s[i].pi[l];
+      pi[L] = s[i].z;
+      pi[L + 1] = (float)pow(decay, (double)(iter_now - s[i].iter));
+      fwrite(buf, sizeof(float), rec, f);
+    }
+  free(buf);
+  if (fclose(f) != 0) return dab_fail(err, DAB_EIO, "az: cannot write %s", path);
+  *written = n * (size_t)nt;
+  return DAB_OK;
+}
+
+/* ---- Exact measurement --------------------------------------------------------- */
+
+void az_measure(const dab_geom *g, const dab_oracle *oracle, dab_az_model *m, long sims,
+                const az_testpos *tp, int ntp, az_measure_out *out) {
+  memset(out, 0, sizeof *out);
+  dab_az_evaluator ev = {m->net, dab_az_scratch_new(m->net, 1), 0};
+  dab_az_search_opts so = m->search;
+  so.sims = sims;
+  so.noise_eps = 0;
+  so.filter = 0;
+  dab_az_search *s = sims > 0 ? dab_az_search_new(g, &so, dab_az_net_eval, &ev) : NULL;
+  dab_rng rng;
+  double se = 0;
+  for (int i = 0; i < ntp; i++) {
+    const az_testpos *x = &tp[i];
+    int16_t mv[64], val[64];
+    int n;
+    dab_err err;
+    if (dab_oracle_move_values(oracle, x->lines, mv, val, &n, &err) || n == 0) continue;
+    int best = -1000;
+    for (int j = 0; j < n; j++)
+      if (val[j] > best) best = val[j];
+    dab_game game;
+    dab_game_init(g, &game);
+    game.lines = dab_ls_from_word(x->lines);
+    game.to_move = 0;
+    game.score[0] = x->score_rel > 0 ? x->score_rel : 0;
+    game.score[1] = x->score_rel < 0 ? -x->score_rel : 0;
+    dab_rng_seed2(&rng, 77, (uint64_t)i);
+    pl_mstate st;
+    pl_mstate_from_game(g, &game, &st);
+    float prior[DAB_MAX_LINES], v;
+    dab_az_net_eval(&ev, g, &st, &rng, prior, &v);
+    int pm = mv[0];
+    for (int j = 1; j < n; j++)
+      if (prior[mv[j]] > prior[pm]) pm = mv[j];
+    long save = m->search.sims;
+    m->search.sims = sims;
+    int sm = s ? dab_az_model_move(m, g, s, &ev, &game, &rng) : pm;
+    m->search.sims = save;
+    int d = x->score_rel;
+    int res_best = (d + best > 0) - (d + best < 0);
+    for (int j = 0; j < n; j++) {
+      int r = (d + val[j] > 0) - (d + val[j] < 0);
+      if (mv[j] == pm) {
+        out->opt_policy[x->step] += val[j] == best;
+        out->kept_policy[x->step] += r == res_best;
+      }
+      if (mv[j] == sm) {
+        out->opt_mcts[x->step] += val[j] == best;
+        out->kept_mcts[x->step] += r == res_best;
+      }
+    }
+    double exact = m->search.margin ? (double)(d + best) / g->nboxes : (double)res_best;
+    out->n[x->step]++;
+    se += (v - exact) * (v - exact);
+    out->verr[x->step] += fabs(v - exact);
+  }
+  long tot = 0;
+  for (int k = 0; k < g->nlines; k++) {
+    tot += out->n[k];
+    out->all_opt_policy += out->opt_policy[k];
+    out->all_opt_mcts += out->opt_mcts[k];
+    out->all_kept_policy += out->kept_policy[k];
+    out->all_kept_mcts += out->kept_mcts[k];
+  }
+  if (tot) {
+    out->all_opt_policy /= (double)tot;
+    out->all_opt_mcts /= (double)tot;
+    out->all_kept_policy /= (double)tot;
+    out->all_kept_mcts /= (double)tot;
+    out->rmse = sqrt(se / (double)tot);
+  }
+  dab_az_search_free(s);
+  dab_az_scratch_free(ev.scratch);
+}
+
+int az_random_positions(const dab_geom *g, int per_step, uint64_t seed, az_testpos *out, int cap) {
+  int n = 0;
+  dab_rng rng;
+  for (int s = 0; s < g->nlines - 1; s++)
+    for (int k = 0; k < per_step && n < cap; k++) {
+      dab_rng_seed2(&rng, seed, (uint64_t)(s * 100003 + k));
+      dab_game game;
+      dab_game_init(g, &game);
+      int16_t mv[DAB_MAX_LINES];
+      for (int i = 0; i < s; i++) {
+        int nm = dab_legal_moves(g, &game.lines, mv);
+        dab_game_play(g, &game, mv[dab_rng_below(&rng, nm)]);
+      }
+      int me = game.to_move;
+      out[n++] = (az_testpos){dab_ls_word(&game.lines), (int16_t)(game.score[me] - game.score[me ^ 1]),
+                              (int16_t)s};
+    }
+  return n;
+}

@@ -1,0 +1,295 @@
+/*
+** erl.c: concept-accessibility evolutionary RL (seed paper 003): Q and f, top-10 Boltzmann.
+** See Copyright Notice in README.md
+*/
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "agents/erl.h"
+
+void dab_erl_opts_default(dab_erl_opts *o) {
+  memset(o, 0, sizeof *o);
+  o->schedule = DAB_ERL_CONST10;
+  o->alpha = 0.1;
+  o->pop = 1000;
+  o->few = 2;
+  o->p_few = 0.2;
+  o->reward_rate = 0.001;
+}
+
+double dab_erl_beta(const dab_erl_opts *o, long games) {
+  double steps = (double)(games / 10000);
+  switch (o->schedule) {
+  case DAB_ERL_TO20: return fmin(20, 0.1 + 0.2 * steps);
+  case DAB_ERL_TO10: return fmin(10, 0.1 + 0.1 * steps);
+  default: return 10;
+  }
+}
+
+dab_status dab_erl_new(const dab_erl_opts *o, dab_erl **out, dab_err *err) {
+  dab_erl *e = calloc(1, sizeof *e);
+  if (e) e->a = calloc((size_t)o->pop, sizeof *e->a);
+  if (e) e->fired_now = calloc((size_t)o->pop, 1);
+  if (e) e->key = calloc((size_t)o->pop, sizeof *e->key);
+  if (!e || !e->a || !e->fired_now || !e->key) {
+    dab_erl_free(e);
+    return dab_fail(err, DAB_ENOMEM, "erl: out of memory");
+  }
+  e->o = *o;
+  e->beta = dab_erl_beta(o, 0);
+  *out = e;
+  return DAB_OK;
+}
+
+void dab_erl_free(dab_erl *e) {
+  if (!e) return;
+  free(e->a);
+  free(e->fired_now);
+  free(e->key);
+  free(e);
+}
+
+/* The value the population is trimmed by: f, or Q in the controls. */
+static double keep_value(const dab_erl *e, const dab_ragent *x) {
+  return e->o.control == DAB_ERL_CTRL_NONE ? x->f : x->q;
+}
+
+/* A slot for a new agent: a free one, else the least kept one that has not
+** acted in the game being played.  -1 when none. */
+static int slot(dab_erl *e) {
+  if (e->n < e->o.pop) return e->n++;
+  int w = -1;
+  for (int i = 0; i < e->n; i++)
+    if (!e->fired_now[i] && (w < 0 || keep_value(e, &e->a[i]) < keep_value(e, &e->a[w]))) w = i;
+  return w;
+}
+
+static int add_agent(dab_erl *e, const dab_rule *r) {
+  int i = slot(e);
+  if (i < 0) return -1;
+  dab_ragent *x = &e->a[i];
+  memset(x, 0, sizeof *x);
+  x->rule = *r;
+  e->key[i] = dab_rule_key_of(r);
+  x->q = e->avg_reward;
+  x->f = 1;
+  x->born = e->games;
+  e->fired_now[i] = 0;
+  e->added++;
+  return i;
+}
+
+/* Boltzmann over the candidates' Q at e->beta. */
+static int boltzmann(const dab_erl *e, const int *idx, int n, dab_rng *rng) {
+  double qmax = -1e300, w[16], sum = 0;
+  for (int k = 0; k < n; k++) qmax = fmax(qmax, e->a[idx[k]].q);
+  for (int k = 0; k < n; k++) sum += w[k] = exp(e->beta * (e->a[idx[k]].q - qmax));
+  double u = dab_rng_unit(rng) * sum;
+  for (int k = 0; k < n; k++)
+    if ((u -= w[k]) < 0) return k;
+  return n - 1;
+}
+
+/* Inserts agent i (its line l) into the list of the ten best Q, sorted
+** down; tline may be NULL. */
+static void top_insert(const dab_erl *e, int *top, int *tline, int *nt, int i, int l) {
+  int k = *nt;
+  if (k == DAB_ERL_TOP) {
+    if (e->a[i].q <= e->a[top[k - 1]].q) return;
+    k--;
+  } else {
+    (*nt)++;
+  }
+  while (k > 0 && e->a[top[k - 1]].q < e->a[i].q) {
+    top[k] = top[k - 1];
+    if (tline) tline[k] = tline[k - 1];
+    k--;
+  }
+  top[k] = i;
+  if (tline) tline[k] = l;
+}
+
+int dab_erl_choose(void *sys, const dab_sgraph *sg, const dab_game *game, dab_rng *rng, int *line) {
+  (void)game;
+  dab_erl *e = sys;
+  int top[DAB_ERL_TOP], tline[DAB_ERL_TOP], nt = 0, nmatch = 0;
+  for (int i = 0; i < e->n; i++) {
+    int l;
+    if (!dab_rule_key_fits(e->key[i], sg)) {
+      e->stats.tests++;
+      e->stats.prefiltered++;
+      continue;
+    }
+    if (!dab_rule_match(&e->a[i].rule, sg, NULL, rng, &e->stats, NULL, &l)) continue;
+    nmatch++;
+    top_insert(e, top, tline, &nt, i, l);
+  }
+  if (e->greedy) {
+    *line = nt ? tline[0] : -1;
+    return nt ? top[0] : -1;
+  }
+  /* Few or no rules match: a new rule, the state with a random action. */
+  if (nmatch <= e->o.few && (nmatch == 0 || dab_rng_unit(rng) < e->o.p_few)) {
+    dab_rule r;
+    if (dab_rule_from_state(sg, -1, rng, &r, NULL) == DAB_OK) {
+      int i = add_agent(e, &r);
+      if (i >= 0 && nmatch == 0) {
+        int l;
+        if (dab_rule_match(&e->a[i].rule, sg, NULL, rng, &e->stats, NULL, &l)) {
+          e->fired_now[i] = 1;
+          *line = l;
+          return i;
+        }
+      }
+    }
+  }
+  if (!nt) {
+    *line = -1;
+    return -1;
+  }
+  int k = boltzmann(e, top, nt, rng);
+  e->fired_now[top[k]] = 1;
+  *line = tline[k];
+  return top[k];
+}
+
+void dab_erl_end_game(dab_erl *e, const dab_rt_game *gm, dab_rng *rng) {
+  double r = gm->diff, a = e->o.alpha, rsum = 0;
+  int rcount = 0;
+  for (int i = 0; i < e->n; i++) {
+    dab_ragent *x = &e->a[i];
+    int d = e->fired_now[i];
+    double ri = r;
+    if (d && e->o.reward != DAB_ERL_REWARD_SCORE) {
+      /* The oracle's grade of this rule's moves in the game. */
+      double lost = 0;
+      int k = 0;
+      for (int j = 0; j < gm->nfire; j++)
+        if (gm->fire[j] == i) lost += gm->fire_lost[j], k++;
+      ri = (e->o.reward == DAB_ERL_REWARD_BOTH ? r : 0) - (k ? lost / k : 0);
+      rsum += ri;
+      rcount++;
+    }
+    if (e->o.control == DAB_ERL_CTRL_COMBINED) x->q = d * a * ri + (1 - a) * x->q;
+    else if (d) x->q = a * ri + (1 - a) * x->q;
+    x->f = d + (1 - a) * x->f;
+    e->fired_now[i] = 0;
+  }
+  for (int j = 0; j < gm->nfire; j++) e->a[gm->fire[j]].fired++;
+  if (e->o.reward != DAB_ERL_REWARD_SCORE) r = rcount ? rsum / rcount : e->avg_reward;
+  e->avg_reward += e->o.reward_rate * (r - e->avg_reward);
+  e->games++;
+  e->beta = dab_erl_beta(&e->o, e->games);
+  /* Every 10 games, 4 parents by the selection distribution, mutated. */
+  if (e->games % 10 == 0 && e->n > 0) {
+    int idx[DAB_ERL_TOP], n = 0;
+    for (int p = 0; p < 4; p++) {
+      /* The selection distribution: the ten best Q of the population. */
+      n = 0;
+      for (int i = 0; i < e->n; i++) top_insert(e, idx, NULL, &n, i, -1);
+      int parent = idx[boltzmann(e, idx, n, rng)];
+      dab_rule child = e->a[parent].rule;
+      if (dab_rule_mutate(&child, 0.5, rng) > 0) add_agent(e, &child);
+    }
+  }
+}
+
+/* ---- dab train erl ---------------------------------------------------------- */
+
+static const char *const sched_names = "const10|to20|to10";
+static const char *const ctrl_names = "none|q-only|combined";
+
+dab_status dab_agent_player_erl(void *ctx, const char *args, const dab_geom *g, dab_player_env *env,
+                                dab_player **out, dab_err *err) {
+  (void)ctx;
+  (void)env;
+  return dab_rt_player_new("erl", args, g, out, err);
+}
+
+dab_status dab_agent_train_erl(dab_train_ctx *t, dab_err *err) {
+  dab_erl_opts o;
+  dab_erl_opts_default(&o);
+  long pop = o.pop, few = o.few, eval_games = 10000, snap_games = 400, grade = 1;
+  int colour;
+  int colour_choice = 2;
+  dab_kopts *k = t->kopts;
+  dab_status st = DAB_OK;
+  if (!st) st = dab_kopt_choice(k, "erl", "beta", sched_names, &o.schedule, err);
+  if (!st) st = dab_kopt_choice(k, "erl", "control", ctrl_names, &o.control, err);
+  if (!st) st = dab_kopt_double(k, "erl", "alpha", 1e-6, 1, &o.alpha, err);
+  if (!st) st = dab_kopt_long(k, "erl", "pop", 10, 100000, &pop, err);
+  if (!st) st = dab_kopt_long(k, "erl", "few", 0, 100, &few, err);
+  if (!st) st = dab_kopt_double(k, "erl", "p-few", 0, 1, &o.p_few, err);
+  if (!st) st = dab_kopt_long(k, "erl", "eval-games", 0, 100000000, &eval_games, err);
+  if (!st) st = dab_kopt_long(k, "erl", "snap-games", 0, 100000000, &snap_games, err);
+  if (!st) st = dab_kopt_long(k, "erl", "grade", 0, 1, &grade, err);
+  if (!st) st = dab_kopt_choice(k, "erl", "reward", "score|oracle|both", &o.reward, err);
+  if (!st && o.reward && !grade) st = dab_fail(err, DAB_EINPUT, "train erl: --reward=oracle|both needs --grade=1");
+  if (!st) st = dab_kopt_choice(k, "erl", "colour", "first|second|random", &colour_choice, err);
+  if (!st) st = dab_kopts_check(k, "erl", err);
+  if (st) return st;
+  if (t->resume) return dab_fail(err, DAB_EINPUT, "train erl: --resume is not supported (rerun with the seed)");
+  if (!dab_geom_fast(t->g)) return dab_fail(err, DAB_EBOARD, "erl plays boards of at most 64 lines");
+  colour = colour_choice;
+  o.pop = (int)pop;
+  o.few = (int)few;
+  long N = t->games > 0 ? t->games : 1000000;
+  long every = t->snapshot_every > 0 ? t->snapshot_every : (N / 50 > 0 ? N / 50 : 1);
+  const dab_oracle *oracle = NULL;
+  if (grade && (st = dab_player_env_oracle(t->env, t->g->rows, t->g->cols, &oracle, err))) return st;
+  dab_player *opp = NULL;
+  dab_erl *e = NULL;
+  if ((st = dab_rt_opponent(t->g, &opp, err)) || (st = dab_erl_new(&o, &e, err))) goto out;
+  dab_rng rng;
+  dab_rng_seed(&rng, t->seed);
+  dab_train_start(t, 0);
+  const char *cols = "games,seconds,win_online,win_chain,draw_chain,diff_chain,optimal,kept,lost,activity,rules,beta,avg_reward";
+  long w_games = 0, w_wins = 0, w_moves = 0, w_random = 0, w_graded = 0, w_opt = 0, w_kept = 0, w_lost = 0;
+  char params[DAB_MODEL_PARAMS];
+  for (long gi = 0; gi < N; gi++) {
+    dab_rt_game gm = {.team = colour == 2 ? (int)(dab_rng_next(&rng) & 1) : colour, .oracle = oracle};
+    if ((st = dab_rt_play(t->g, opp, dab_erl_choose, e, &rng, &gm, err))) goto out;
+    dab_erl_end_game(e, &gm, &rng);
+    w_games++, w_wins += gm.diff > 0, w_moves += gm.moves, w_random += gm.random_moves;
+    w_graded += gm.graded, w_opt += gm.optimal, w_kept += gm.kept, w_lost += gm.lost;
+    if ((gi + 1) % every == 0 || gi + 1 == N) {
+      dab_rt_eval_out ev;
+      if ((st = dab_rt_eval(t->g, e->a, e->n, 1, opp, NULL, (int)snap_games, -1, t->seed ^ (uint64_t)gi, &ev, err)))
+        goto out;
+      double v[13] = {(double)(gi + 1), dab_train_elapsed(t), (double)w_wins / (double)w_games, ev.win, ev.draw,
+                      ev.diff, w_graded ? (double)w_opt / (double)w_graded : 0,
+                      w_graded ? (double)w_kept / (double)w_graded : 0, w_graded ? (double)w_lost / (double)w_graded : 0,
+                      w_moves ? 1 - (double)w_random / (double)w_moves : 0, e->n, e->beta, e->avg_reward};
+      if ((st = dab_train_log(t, cols, v, 13, err))) goto out;
+      w_games = w_wins = w_moves = w_random = w_graded = w_opt = w_kept = w_lost = 0;
+    }
+    if ((gi & 255) == 255) dab_train_progress(t, "erl", (uint64_t)gi + 1, (uint64_t)N);
+    if (dab_train_canceled(t) || (t->stop_at > 0 && gi + 1 == t->stop_at)) {
+      snprintf(params, sizeof params, "stopped=%ld", gi + 1);
+      st = dab_rules_write(t->checkpoint ? t->checkpoint : t->out, t->g->rows, t->g->cols, "erl", params, e->a, e->n, err);
+      if (!st) st = dab_fail(err, DAB_ECANCELED, "stopped after %ld of %ld games; rules in %s", gi + 1, N,
+                             t->checkpoint ? t->checkpoint : t->out);
+      goto out;
+    }
+  }
+  /* Greedy evaluation (paper: 1e4 games), each rule graded by the oracle. */
+  dab_rt_eval_out ev = {0};
+  if (eval_games && (st = dab_rt_eval(t->g, e->a, e->n, 1, opp, oracle, (int)eval_games, colour == 2 ? -1 : colour, t->seed + 1, &ev, err)))
+    goto out;
+  if (oracle && (st = dab_rt_grade_rules(t->g, e->a, e->n, 1, opp, oracle, 2000, 0, t->seed + 2, err))) goto out;
+  snprintf(params, sizeof params,
+           "reward=%s,beta=%s,control=%s,alpha=%g,pop=%d,few=%d,p_few=%g,games=%ld,seed=%llu,colour=%s,"
+           "eval_games=%ld,eval_win=%.4f,eval_draw=%.4f,eval_diff=%.4f,eval_optimal=%.4f,eval_lost=%.4f,"
+           "capped=%llu,searches=%llu",
+           o.reward == 0 ? "score" : o.reward == 1 ? "oracle" : "both", o.schedule == 0 ? "const10" : o.schedule == 1 ? "to20" : "to10",
+           o.control == 0 ? "none" : o.control == 1 ? "q-only" : "combined", o.alpha, o.pop, o.few, o.p_few, N,
+           (unsigned long long)t->seed, colour == 0 ? "first" : colour == 1 ? "second" : "random", eval_games, ev.win,
+           ev.draw, ev.diff, ev.optimal, ev.lost, (unsigned long long)e->stats.capped,
+           (unsigned long long)e->stats.searches);
+  st = dab_rules_write(t->out, t->g->rows, t->g->cols, "erl", params, e->a, e->n, err);
+out:
+  dab_erl_free(e);
+  dab_player_free(opp);
+  return st;
+}

@@ -1,0 +1,449 @@
+/*
+** ruleteam.c: rule files, games of a rule team against the chain player, greedy players.
+** See Copyright Notice in README.md
+*/
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <xxhash.h>
+#include "agents/ruleteam.h"
+
+/* ---- Rule files ------------------------------------------------------------ */
+
+typedef struct sbuf {
+  char *p;
+  size_t n, cap;
+  bool oom;
+} sbuf;
+
+static void sb_printf(sbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void sb_printf(sbuf *b, const char *fmt, ...) {
+  for (;;) {
+    va_list ap;
+    va_start(ap, fmt);
+    int k = vsnprintf(b->p ? b->p + b->n : NULL, b->p ? b->cap - b->n : 0, fmt, ap);
+    va_end(ap);
+    if (k < 0) return;
+    if (b->p && b->n + (size_t)k < b->cap) {
+      b->n += (size_t)k;
+      return;
+    }
+    size_t cap = (b->cap + (size_t)k + 1) * 2;
+    char *q = realloc(b->p, cap);
+    if (!q) {
+      b->oom = true;
+      return;
+    }
+    b->p = q;
+    b->cap = cap;
+  }
+}
+
+dab_status dab_rules_write(const char *path, int rows, int cols, const char *kind, const char *params,
+                           const dab_ragent *a, int n, dab_err *err) {
+  if (strchr(kind, '\n') || strchr(params, '\n'))
+    return dab_fail(err, DAB_EINPUT, "rule file: kind or params hold a newline");
+  sbuf b = {0};
+  sb_printf(&b, "%s %d\nboard %dx%d\nkind %s\nparams %s\nrules %d\n", DAB_RULES_MAGIC, DAB_RULES_VERSION,
+            rows, cols, kind, params, n);
+  char text[DAB_RULE_TEXT];
+  for (int i = 0; i < n; i++) {
+    const dab_ragent *x = &a[i];
+    if (dab_rule_print(&x->rule, text, sizeof text) < 0) text[0] = 0;
+    sb_printf(&b, "q=%.9g f=%.9g bid=%.9g wealth=%.9g fired=%ld graded=%ld optimal=%ld lost=%.9g born=%ld | %s\n",
+              x->q, x->f, x->bid, x->wealth, x->fired, x->graded, x->optimal, x->lost, x->born, text);
+  }
+  if (b.oom) {
+    free(b.p);
+    return dab_fail(err, DAB_ENOMEM, "rule file: out of memory");
+  }
+  sb_printf(&b, "xxh3 %016" PRIx64 "\n", (uint64_t)XXH3_64bits(b.p, b.n));
+  char tmp[4200];
+  snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid());
+  FILE *f = fopen(tmp, "wb");
+  bool ok = f && !b.oom && fwrite(b.p, 1, b.n, f) == b.n;
+  if (f) ok = (fflush(f) == 0) & ok & (fsync(fileno(f)) == 0) & (fclose(f) == 0);
+  free(b.p);
+  if (!ok || rename(tmp, path) != 0) {
+    unlink(tmp);
+    return dab_fail(err, DAB_EIO, "%s: cannot write the rule file", path);
+  }
+  return DAB_OK;
+}
+
+/* The next line of buf from *at (cut at '\n', which must be there). */
+static char *next_line(char *buf, size_t len, size_t *at) {
+  if (*at >= len) return NULL;
+  char *s = buf + *at, *e = memchr(s, '\n', len - *at);
+  if (!e) return NULL;
+  *e = 0;
+  *at = (size_t)(e - buf) + 1;
+  return s;
+}
+
+dab_status dab_rules_read(const char *path, const char *want_kind, dab_model_header *h, dab_ragent **out,
+                          int *nout, dab_err *err) {
+  *out = NULL;
+  *nout = 0;
+  FILE *f = fopen(path, "rb");
+  if (!f) return dab_fail(err, DAB_EIO, "%s: cannot open", path);
+  size_t cap = 1 << 16, len = 0;
+  char *buf = malloc(cap);
+  for (;;) {
+    if (!buf) break;
+    if (len + 4096 > cap) {
+      char *q = realloc(buf, cap *= 2);
+      if (!q) {
+        free(buf);
+        buf = NULL;
+        break;
+      }
+      buf = q;
+    }
+    size_t k = fread(buf + len, 1, cap - len - 1, f);
+    len += k;
+    if (!k) break;
+  }
+  bool rerr = ferror(f);
+  fclose(f);
+  if (!buf) return dab_fail(err, DAB_ENOMEM, "%s: out of memory", path);
+  if (rerr) {
+    free(buf);
+    return dab_fail(err, DAB_EIO, "%s: read error", path);
+  }
+  buf[len] = 0;
+  dab_status st = DAB_ECORRUPT;
+  dab_ragent *a = NULL;
+  int n = 0, line_no = 0;
+  const char *what = "not a rule file";
+  size_t at = 0;
+  /* The checksum line is the last: find it, check it, then parse the rest. */
+  char *cs = NULL;
+  if (len > 2 && buf[len - 1] == '\n') {
+    size_t k = len - 1;
+    while (k > 0 && buf[k - 1] != '\n') k--;
+    cs = buf + k;
+  }
+  uint64_t want;
+  if (!cs || strncmp(cs, "xxh3 ", 5) || sscanf(cs + 5, "%" SCNx64, &want) != 1 || strlen(cs) != 5 + 16 + 1) {
+    what = "no checksum line at the end";
+    goto bad;
+  }
+  if (XXH3_64bits(buf, (size_t)(cs - buf)) != want) {
+    what = "checksum mismatch";
+    goto bad;
+  }
+  size_t body = (size_t)(cs - buf);
+  char *ln;
+  int ver, rows, cols, count;
+  char kind[16];
+  memset(h, 0, sizeof *h);
+  line_no = 1;
+  if (!(ln = next_line(buf, body, &at)) || sscanf(ln, DAB_RULES_MAGIC " %d", &ver) != 1) goto bad;
+  if (ver != DAB_RULES_VERSION) {
+    what = "another format version";
+    goto bad;
+  }
+  line_no++;
+  if (!(ln = next_line(buf, body, &at)) || sscanf(ln, "board %dx%d", &rows, &cols) != 2) goto bad_line;
+  line_no++;
+  if (!(ln = next_line(buf, body, &at)) || sscanf(ln, "kind %15s", kind) != 1) goto bad_line;
+  if (want_kind && strcmp(kind, want_kind)) {
+    free(buf);
+    return dab_fail(err, DAB_EINPUT, "%s: a '%s' rule file, not '%s'", path, kind, want_kind);
+  }
+  line_no++;
+  if (!(ln = next_line(buf, body, &at)) || strncmp(ln, "params ", 7) || strlen(ln + 7) > DAB_MODEL_PARAMS)
+    goto bad_line;
+  h->version = (uint32_t)ver;
+  h->rows = rows;
+  h->cols = cols;
+  snprintf(h->kind, sizeof h->kind, "%s", kind);
+  snprintf(h->params, sizeof h->params, "%s", ln + 7);
+  line_no++;
+  if (!(ln = next_line(buf, body, &at)) || sscanf(ln, "rules %d", &count) != 1 || count < 0 || count > 1000000)
+    goto bad_line;
+  a = calloc((size_t)count + 1, sizeof *a);
+  if (!a) {
+    free(buf);
+    return dab_fail(err, DAB_ENOMEM, "%s: out of memory", path);
+  }
+  for (n = 0; n < count; n++) {
+    line_no++;
+    dab_ragent *x = &a[n];
+    if (!(ln = next_line(buf, body, &at))) goto bad_line;
+    char *bar = strstr(ln, " | ");
+    if (!bar) goto bad_line;
+    *bar = 0;
+    if (sscanf(ln, "q=%lf f=%lf bid=%lf wealth=%lf fired=%ld graded=%ld optimal=%ld lost=%lf born=%ld", &x->q,
+               &x->f, &x->bid, &x->wealth, &x->fired, &x->graded, &x->optimal, &x->lost, &x->born) != 9)
+      goto bad_line;
+    dab_err e2;
+    if (dab_rule_parse(bar + 3, false, &x->rule, &e2) || !dab_rule_check(&x->rule, NULL, 0)) {
+      what = "a rule that does not parse or is invalid";
+      goto bad;
+    }
+  }
+  if (at != body) {
+    line_no++;
+    what = "more lines than its count";
+    goto bad;
+  }
+  free(buf);
+  *out = a;
+  *nout = n;
+  return DAB_OK;
+bad_line:
+  what = "malformed line";
+bad:
+  free(buf);
+  free(a);
+  if (line_no) return dab_fail(err, st, "%s: damaged rule file (%s, line %d)", path, what, line_no);
+  return dab_fail(err, st, "%s: damaged rule file (%s)", path, what);
+}
+
+/* ---- Games ------------------------------------------------------------------- */
+
+void dab_rt_prefill(const dab_geom *g, dab_lineset *s, double fraction, dab_rng *rng) {
+  int target = (int)(fraction * g->nlines + 0.5);
+  int16_t cand[DAB_MAX_LINES];
+  while (dab_ls_count(s) < target) {
+    int n = 0;
+    for (int m = 0; m < g->nlines; m++) {
+      if (dab_ls_has(s, m)) continue;
+      bool ok = true;
+      for (int j = 0; j < 2; j++) {
+        int b = g->line_box[m][j];
+        if (b >= 0 && dab_box_sides(g, s, b) >= 2) ok = false;
+      }
+      if (ok) cand[n++] = (int16_t)m;
+    }
+    if (!n) return;
+    dab_ls_set(s, cand[dab_rng_below(rng, n)]);
+  }
+}
+
+static dab_status grade(const dab_oracle *o, const dab_game *game, int line, int d, bool *opt, bool *kept,
+                        int *lost, dab_err *err) {
+  dab_analysis an;
+  int n;
+  dab_status st = dab_oracle_move_values(o, dab_ls_word(&game->lines), an.move, an.move_value, &n, err);
+  if (st) return st;
+  an.nmoves = n;
+  an.value = -1000;
+  for (int i = 0; i < n; i++)
+    if (an.move_value[i] > an.value) an.value = an.move_value[i];
+  dab_grade_move(&an, line, d, opt, kept, lost);
+  return DAB_OK;
+}
+
+dab_status dab_rt_play(const dab_geom *g, dab_player *opp, dab_rt_choose choose, void *sys, dab_rng *rng,
+                       dab_rt_game *gm, dab_err *err) {
+  dab_game game;
+  dab_game_init(g, &game);
+  if (gm->prefill > 0) dab_rt_prefill(g, &game.lines, gm->prefill, rng);
+  gm->moves = gm->random_moves = gm->nfire = 0;
+  gm->graded = gm->optimal = gm->kept = gm->lost = 0;
+  dab_sgraph sg;
+  int16_t legal[DAB_MAX_LINES];
+  while (!dab_game_over(g, &game)) {
+    int line;
+    if (game.to_move == gm->team) {
+      dab_sgraph_build(g, &game.lines, &sg);
+      int who = choose(sys, &sg, &game, rng, &line);
+      if (who < 0 || line < 0) {
+        int n = dab_legal_moves(g, &game.lines, legal);
+        line = legal[dab_rng_below(rng, n)];
+        who = -1;
+        gm->random_moves++;
+      }
+      gm->moves++;
+      bool opt = true, kept = true;
+      int lost = 0;
+      if (gm->oracle) {
+        int d = game.score[gm->team] - game.score[1 - gm->team];
+        dab_status st = grade(gm->oracle, &game, line, d, &opt, &kept, &lost, err);
+        if (st) return st;
+        gm->graded++;
+        gm->optimal += opt;
+        gm->kept += kept;
+        gm->lost += lost;
+      }
+      if (who >= 0 && gm->nfire < DAB_RT_MAX_FIRE) {
+        gm->fire[gm->nfire] = who;
+        gm->fire_optimal[gm->nfire] = opt;
+        gm->fire_lost[gm->nfire++] = lost;
+      }
+    } else if (gm->opp_random > 0 && dab_rng_unit(rng) < gm->opp_random) {
+      int n = dab_legal_moves(g, &game.lines, legal);
+      line = legal[dab_rng_below(rng, n)];
+    } else {
+      line = dab_player_move(opp, &game, rng);
+    }
+    if (dab_game_play(g, &game, line) < 0)
+      return dab_fail(err, DAB_EINTERNAL, "rule team: illegal line %d", line);
+  }
+  gm->diff = game.score[gm->team] - game.score[1 - gm->team];
+  return DAB_OK;
+}
+
+/* ---- Greedy players ------------------------------------------------------------ */
+
+int dab_rt_greedy(const dab_ragent *a, int n, int kind, const dab_sgraph *sg, int *line) {
+  int best = -1, bl = -1;
+  double bv = 0;
+  for (int i = 0; i < n; i++) {
+    double v = kind == 0 ? a[i].bid : a[i].q;
+    if (best >= 0 && v <= bv) continue;
+    int l;
+    if (!dab_rule_match(&a[i].rule, sg, NULL, NULL, NULL, NULL, &l)) continue;
+    best = i, bv = v, bl = l;
+  }
+  *line = bl;
+  return best;
+}
+
+int dab_rt_player_move(void *ctx, const dab_geom *g, const dab_game *game, dab_rng *rng) {
+  dab_rt_player *p = ctx;
+  dab_sgraph sg;
+  dab_sgraph_build(g, &game->lines, &sg);
+  int line;
+  if (dab_rt_greedy(p->a, p->n, p->kind, &sg, &line) >= 0 && line >= 0) return line;
+  int16_t legal[DAB_MAX_LINES];
+  int n = dab_legal_moves(g, &game->lines, legal);
+  return n ? legal[dab_rng_below(rng, n)] : -1;
+}
+
+static void rt_player_free(void *ctx) {
+  dab_rt_player *p = ctx;
+  free(p->a);
+  free(p);
+}
+
+dab_status dab_rt_player_new(const char *kind, const char *args, const dab_geom *g, dab_player **out,
+                             dab_err *err) {
+  *out = NULL;
+  char path[1024], name[1100];
+  const char *rest;
+  dab_status st = dab_agent_args(kind, args, path, sizeof path, &rest, err);
+  if (st) return st;
+  if (*rest) return dab_fail(err, DAB_EINPUT, "player '%s': unknown option '%s' (%s:FILE)", kind, rest, kind);
+  dab_model_header h;
+  dab_ragent *a;
+  int n;
+  if ((st = dab_rules_read(path, kind, &h, &a, &n, err))) return st;
+  if ((st = dab_model_check_board(path, &h, g, err))) {
+    free(a);
+    return st;
+  }
+  dab_rt_player *p = calloc(1, sizeof *p);
+  if (!p) {
+    free(a);
+    return dab_fail(err, DAB_ENOMEM, "out of memory");
+  }
+  p->g = *g;
+  p->kind = !strcmp(kind, "erl");
+  p->a = a;
+  p->n = n;
+  snprintf(name, sizeof name, "%s:%s", kind, path);
+  return dab_agent_player(name, g, dab_rt_player_move, p, rt_player_free, out, err);
+}
+
+/* ---- Grading every rule ---------------------------------------------------------- */
+
+typedef struct greedy_sys {
+  const dab_ragent *a;
+  int n, kind;
+} greedy_sys;
+
+static int greedy_choose(void *sys, const dab_sgraph *sg, const dab_game *game, dab_rng *rng, int *line) {
+  (void)game;
+  (void)rng;
+  greedy_sys *s = sys;
+  return dab_rt_greedy(s->a, s->n, s->kind, sg, line);
+}
+
+dab_status dab_rt_grade_rules(const dab_geom *g, dab_ragent *a, int n, int kind, dab_player *opp,
+                              const dab_oracle *oracle, int games, double opp_random, uint64_t seed,
+                              dab_err *err) {
+  for (int i = 0; i < n; i++) a[i].fired = a[i].graded = a[i].optimal = 0, a[i].lost = 0;
+  greedy_sys sys = {a, n, kind};
+  dab_rng rng;
+  dab_rng_seed(&rng, seed);
+  for (int k = 0; k < games; k++) {
+    dab_rt_game gm = {.team = k & 1, .opp_random = opp_random, .oracle = oracle};
+    dab_status st = dab_rt_play(g, opp, greedy_choose, &sys, &rng, &gm, err);
+    if (st) return st;
+    for (int j = 0; j < gm.nfire; j++) {
+      dab_ragent *x = &a[gm.fire[j]];
+      x->fired++;
+      x->graded++;
+      x->optimal += gm.fire_optimal[j];
+      x->lost += gm.fire_lost[j];
+    }
+  }
+  return DAB_OK;
+}
+
+dab_status dab_rt_eval(const dab_geom *g, const dab_ragent *a, int n, int kind, dab_player *opp,
+                       const dab_oracle *oracle, int games, int team, uint64_t seed, dab_rt_eval_out *o,
+                       dab_err *err) {
+  memset(o, 0, sizeof *o);
+  greedy_sys sys = {a, n, kind};
+  dab_rng rng;
+  dab_rng_seed(&rng, seed);
+  long moves = 0, randoms = 0;
+  for (int k = 0; k < games; k++) {
+    dab_rt_game gm = {.team = team >= 0 ? team : (int)(dab_rng_next(&rng) & 1), .oracle = oracle};
+    dab_status st = dab_rt_play(g, opp, greedy_choose, &sys, &rng, &gm, err);
+    if (st) return st;
+    o->win += gm.diff > 0;
+    o->draw += gm.diff == 0;
+    o->diff += gm.diff;
+    moves += gm.moves;
+    randoms += gm.random_moves;
+    o->graded += gm.graded;
+    o->optimal += (double)gm.optimal;
+    o->kept += (double)gm.kept;
+    o->lost += (double)gm.lost;
+  }
+  if (games) o->win /= games, o->draw /= games, o->diff /= games;
+  o->activity = moves ? 1.0 - (double)randoms / (double)moves : 0;
+  if (o->graded) o->optimal /= (double)o->graded, o->kept /= (double)o->graded, o->lost /= (double)o->graded;
+  return DAB_OK;
+}
+
+dab_status dab_rt_opponent(const dab_geom *g, dab_player **out, dab_err *err) {
+  return dab_player_new("chain", g, NULL, out, err);
+}
+
+dab_status dab_rt_grade_alone(const dab_geom *g, dab_ragent *a, int n, const dab_oracle *oracle, int games,
+                              uint64_t seed, dab_err *err) {
+  for (int i = 0; i < n; i++) a[i].fired = a[i].graded = a[i].optimal = 0, a[i].lost = 0;
+  dab_rng rng;
+  dab_rng_seed(&rng, seed);
+  int16_t legal[DAB_MAX_LINES];
+  dab_sgraph sg;
+  for (int k = 0; k < games; k++) {
+    dab_game game;
+    dab_game_init(g, &game);
+    while (!dab_game_over(g, &game)) {
+      dab_sgraph_build(g, &game.lines, &sg);
+      for (int i = 0; i < n; i++) {
+        int line;
+        if (!dab_rule_match(&a[i].rule, &sg, NULL, &rng, NULL, NULL, &line) || line < 0) continue;
+        bool opt, kept;
+        int lost;
+        dab_status st = grade(oracle, &game, line, 0, &opt, &kept, &lost, err);
+        if (st) return st;
+        a[i].fired++, a[i].graded++, a[i].optimal += opt, a[i].lost += lost;
+      }
+      int nl = dab_legal_moves(g, &game.lines, legal);
+      dab_game_play(g, &game, legal[dab_rng_below(&rng, nl)]);
+    }
+  }
+  return DAB_OK;
+}

@@ -1,0 +1,154 @@
+/*
+** ruleteam.h: teams of rule agents (seed papers 000 and 003): rule files, games, grading.
+** See Copyright Notice in README.md
+*/
+#ifndef DAB_RULETEAM_H
+#define DAB_RULETEAM_H
+
+#include "agents/agent.h"
+#include "agents/rule.h"
+
+/*
+** One agent of a team: a rule and its numbers.  The artificial economy
+** (econ) uses bid and wealth; concept accessibility (erl) uses q and f.
+** fired, graded, optimal, lost: its moves so far and the oracle's grades
+** of them (lost: boxes lost, summed).
+*/
+typedef struct dab_ragent {
+  dab_rule rule;
+  double q, f;
+  double bid, wealth;
+  long fired, graded, optimal;
+  double lost;
+  long born;             /* the game it was made in */
+} dab_ragent;
+
+/*
+** RULE FILES are text, one rule per line with its numbers:
+**
+**   DABRULES 1                       magic and format version
+**   board 3x3
+**   kind erl                         econ or erl
+**   params key=value,...             the run's settings (as model params)
+**   rules N
+**   q=.. f=.. bid=.. wealth=.. fired=.. graded=.. optimal=.. lost=.. born=.. | RULE TEXT
+**   ... (N lines)
+**   xxh3 HEX                         XXH3-64 (seed 0) of every byte above
+**
+** A wrong magic, version, kind or count, a checksum mismatch, a rule that
+** does not parse or is invalid, or anything after the checksum line is
+** refused.
+*/
+#define DAB_RULES_MAGIC "DABRULES"
+#define DAB_RULES_VERSION 1
+
+/* Writes n agents to path (atomically: PATH.tmp.PID, renamed).
+** RETURN: DAB_OK; DAB_EINPUT for a kind or params with a newline; DAB_EIO. */
+dab_status dab_rules_write(const char *path, int rows, int cols, const char *kind, const char *params,
+                           const dab_ragent *a, int n, dab_err *err);
+
+/*
+** Reads a rule file.  want_kind: "econ", "erl", or NULL for either.
+** On success *a is malloc'd (caller frees), *n its count; h gets the
+** board, kind and params.
+** RETURN: DAB_OK; DAB_EIO; DAB_ECORRUPT (one line naming the file and
+** the line) for any damage listed above; DAB_EINPUT for another kind;
+** DAB_ENOMEM.
+*/
+dab_status dab_rules_read(const char *path, const char *want_kind, dab_model_header *h, dab_ragent **a,
+                          int *n, dab_err *err);
+
+/* ---- Games ------------------------------------------------------------- */
+
+/* How the team chooses: returns the agent that acts (and *line, its
+** move), or -1 with *line = -1 for a random move (the loop draws it).
+** The system may add agents here (a new rule for an unmatched state). */
+typedef int (*dab_rt_choose)(void *sys, const dab_sgraph *sg, const dab_game *game, dab_rng *rng,
+                             int *line);
+
+#define DAB_RT_MAX_FIRE 64
+
+typedef struct dab_rt_game {
+  /* In: */
+  int team;              /* the team's colour: 0 moves first, 1 second */
+  double opp_random;     /* the opponent plays a random line with this probability */
+  double prefill;        /* share of lines drawn before the game (no third sides) */
+  const dab_oracle *oracle;  /* grade the team's moves when not NULL */
+  /* Out: */
+  int diff;              /* team's boxes minus the opponent's */
+  int moves, random_moves;   /* the team's moves; those no rule made */
+  int nfire;
+  int fire[DAB_RT_MAX_FIRE]; /* the agent of each rule move (may repeat) */
+  int fire_optimal[DAB_RT_MAX_FIRE], fire_lost[DAB_RT_MAX_FIRE];
+  long graded, optimal, kept, lost;   /* every team move graded (rule or random) */
+} dab_rt_game;
+
+/*
+** Plays one game of the team (choose, sys) against opp (the chain player,
+** mixed with random lines) on g.  Draws everything from rng.
+** RETURN: DAB_OK; DAB_EINTERNAL when a choice is an illegal line; an
+** oracle error.
+*/
+dab_status dab_rt_play(const dab_geom *g, dab_player *opp, dab_rt_choose choose, void *sys, dab_rng *rng,
+                       dab_rt_game *gm, dab_err *err);
+
+/* Draws random lines of s until `fraction` of g's lines are drawn or no
+** line is left that keeps every box at two sides or fewer. */
+void dab_rt_prefill(const dab_geom *g, dab_lineset *s, double fraction, dab_rng *rng);
+
+/* The agents a player keeps: the team, greedy (highest bid or Q). */
+typedef struct dab_rt_player {
+  dab_geom g;
+  int kind;              /* 0: econ (bid), 1: erl (q) */
+  int n;
+  dab_ragent *a;
+} dab_rt_player;
+
+/* The move fn of econ:FILE and erl:FILE players (ctx: a dab_rt_player). */
+int dab_rt_player_move(void *ctx, const dab_geom *g, const dab_game *game, dab_rng *rng);
+
+/* Builds the player for "KIND:FILE" (kind "econ" or "erl").  RETURN: as
+** dab_rules_read, DAB_EBOARD for a file of another board. */
+dab_status dab_rt_player_new(const char *kind, const char *args, const dab_geom *g, dab_player **out,
+                             dab_err *err);
+
+/* The greedy choice of a team (highest bid for econ, highest q for erl):
+** the agent index and *line, or -1. */
+int dab_rt_greedy(const dab_ragent *a, int n, int kind, const dab_sgraph *sg, int *line);
+
+/*
+** Grades every agent's rule over the positions of `games` games (the
+** team, greedy, against opp with randomness opp_random, colours
+** alternating): per rule, the moves it made, how many were optimal and
+** the boxes they lost.  Resets and fills graded/optimal/lost/fired.
+*/
+dab_status dab_rt_grade_rules(const dab_geom *g, dab_ragent *a, int n, int kind, dab_player *opp,
+                              const dab_oracle *oracle, int games, double opp_random, uint64_t seed,
+                              dab_err *err);
+
+/*
+** Grades each rule alone: over the positions of `games` games of random
+** play from the empty board, every position a rule matches counts one
+** firing of its move, graded by the oracle.  Resets and fills
+** fired/graded/optimal/lost.  RETURN: DAB_OK or the oracle's error.
+*/
+dab_status dab_rt_grade_alone(const dab_geom *g, dab_ragent *a, int n, const dab_oracle *oracle, int games,
+                              uint64_t seed, dab_err *err);
+
+/* A greedy team's score over `games` games against opp (no randomness,
+** empty board); team: its colour, or -1 for a random colour each game. */
+typedef struct dab_rt_eval_out {
+  double win, draw, diff;        /* shares of games; mean box difference */
+  double activity;               /* share of the team's moves a rule made */
+  long graded;                   /* the team's moves graded (oracle given) */
+  double optimal, kept, lost;    /* shares and mean boxes lost per move */
+} dab_rt_eval_out;
+
+dab_status dab_rt_eval(const dab_geom *g, const dab_ragent *a, int n, int kind, dab_player *opp,
+                       const dab_oracle *oracle, int games, int team, uint64_t seed, dab_rt_eval_out *o,
+                       dab_err *err);
+
+/* Both trainers make the opponent "chain" for g.  RETURN: as dab_player_new. */
+dab_status dab_rt_opponent(const dab_geom *g, dab_player **out, dab_err *err);
+
+#endif

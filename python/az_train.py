@@ -1,0 +1,201 @@
+#!/usr/bin/python3
+"""az_train.py: the BoxesZero / AlphaZero network and its trainer (PyTorch).
+
+`dab train az` runs this once per iteration; it never runs at play time.
+The net's layout and the weight blob's order are documented in
+agents/az.h; the C forward pass (agents/az_net.c) must agree with
+`Net.forward` to 1e-5 (tests/test_az.c checks it through `selftest`).
+
+Commands (every one prints one result line on stdout):
+  init      --rows R --cols C --blocks B --filters F --vhidden V --seed S --out W.bin
+  train     (same net options) --weights W.bin --samples S.bin --out W2.bin
+            [--epochs 5] [--batch 1024] [--lr 0.001] [--l2 1e-4] [--seed S]
+            [--threads N] [--max-steps N]
+  selftest  (same net options) --seed S --dir DIR [--n N]
+            random weights (every layer non-zero), N random inputs, and
+            PyTorch's logits and values: DIR/w.bin, DIR/x.bin, DIR/ref.bin
+Samples file (written by agents/az_train.c), little-endian:
+  "AZS1", int32 n, int32 nlines, int32 hw, then n records of float32
+  planes[3*hw], pi[nlines], z, weight.
+"""
+import argparse
+import struct
+import sys
+import time
+
+import numpy as np
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+
+class Net(nn.Module):
+    def __init__(self, rows, cols, blocks, filters, vhidden):
+        super().__init__()
+        self.h, self.w = 2 * rows + 1, 2 * cols + 1
+        hw = self.h * self.w
+        nlines = rows * (cols + 1) + cols * (rows + 1)
+        self.stem = nn.Conv2d(3, filters, 3, padding=1)
+        self.blocks = nn.ModuleList()
+        for _ in range(blocks):
+            self.blocks.append(nn.ModuleList([nn.Conv2d(filters, filters, 3, padding=1),
+                                              nn.Conv2d(filters, filters, 3, padding=1)]))
+        self.pconv = nn.Conv2d(filters, 2, 1)
+        self.pfc = nn.Linear(2 * hw, nlines)
+        self.vconv = nn.Conv2d(filters, 1, 1)
+        self.vfc1 = nn.Linear(hw, vhidden)
+        self.vfc2 = nn.Linear(vhidden, 1)
+
+    def forward(self, x):
+        a = F.relu(self.stem(x))
+        for c1, c2 in self.blocks:
+            a = F.relu(a + c2(F.relu(c1(a))))
+        p = F.relu(self.pconv(a)).flatten(1)
+        v = F.relu(self.vconv(a)).flatten(1)
+        v = torch.tanh(self.vfc2(F.relu(self.vfc1(v))))
+        return self.pfc(p), v.squeeze(1)
+
+    def params_in_order(self):
+        out = [self.stem.weight, self.stem.bias]
+        for c1, c2 in self.blocks:
+            out += [c1.weight, c1.bias, c2.weight, c2.bias]
+        out += [self.pconv.weight, self.pconv.bias, self.pfc.weight, self.pfc.bias,
+                self.vconv.weight, self.vconv.bias, self.vfc1.weight, self.vfc1.bias,
+                self.vfc2.weight, self.vfc2.bias]
+        return out
+
+
+def make_net(a):
+    return Net(a.rows, a.cols, a.blocks, a.filters, a.vhidden)
+
+
+def save_blob(net, path):
+    flat = np.concatenate([p.detach().cpu().numpy().astype('<f4').ravel()
+                           for p in net.params_in_order()])
+    with open(path, 'wb') as f:
+        f.write(flat.tobytes())
+    return flat.size
+
+
+def load_blob(net, path):
+    flat = np.fromfile(path, dtype='<f4')
+    want = sum(p.numel() for p in net.params_in_order())
+    if flat.size != want:
+        sys.exit(f"az_train: {path}: {flat.size} weights, the net has {want}")
+    at = 0
+    with torch.no_grad():
+        for p in net.params_in_order():
+            k = p.numel()
+            p.copy_(torch.from_numpy(flat[at:at + k].copy()).view_as(p))
+            at += k
+
+
+def cmd_init(a):
+    torch.manual_seed(a.seed)
+    net = make_net(a)
+    with torch.no_grad():
+        for _, c2 in net.blocks:      # each block starts as the identity
+            c2.weight.zero_()
+            c2.bias.zero_()
+    n = save_blob(net, a.out)
+    print(f"init weights={n}")
+
+
+def read_samples(path, hw, nlines):
+    with open(path, 'rb') as f:
+        head = f.read(16)
+        if head[:4] != b'AZS1':
+            sys.exit(f"az_train: {path}: not a samples file")
+        n, nl, h = struct.unpack('<iii', head[4:16])
+        if nl != nlines or h != hw:
+            sys.exit(f"az_train: {path}: board mismatch")
+        rec = 3 * hw + nlines + 2
+        data = np.fromfile(f, dtype='<f4', count=n * rec)
+    if data.size != n * rec:
+        sys.exit(f"az_train: {path}: truncated")
+    data = data.reshape(n, rec)
+    x = data[:, :3 * hw]
+    pi = data[:, 3 * hw:3 * hw + nlines]
+    z = data[:, 3 * hw + nlines]
+    w = data[:, 3 * hw + nlines + 1]
+    return x, pi, z, w
+
+
+def cmd_train(a):
+    torch.manual_seed(a.seed)
+    torch.set_num_threads(a.threads)
+    net = make_net(a)
+    load_blob(net, a.weights)
+    hw = net.h * net.w
+    nlines = net.pfc.out_features
+    x, pi, z, w = read_samples(a.samples, hw, nlines)
+    n = x.shape[0]
+    X = torch.from_numpy(x.copy()).view(n, 3, net.h, net.w)
+    PI = torch.from_numpy(pi.copy())
+    Z = torch.from_numpy(z.copy())
+    Wt = torch.from_numpy(w.copy())
+    # L2 in the loss: Adam's (coupled) weight_decay adds l2 * w to each gradient.
+    opt = torch.optim.Adam(net.parameters(), lr=a.lr, weight_decay=a.l2)
+    t0 = time.time()
+    steps = 0
+    lp_sum = lv_sum = 0.0
+    g = torch.Generator().manual_seed(a.seed)
+    for _ in range(a.epochs):
+        perm = torch.randperm(n, generator=g)
+        for i in range(0, n, a.batch):
+            if a.max_steps and steps >= a.max_steps:
+                break
+            idx = perm[i:i + a.batch]
+            logits, v = net(X[idx])
+            ww = Wt[idx]
+            lp = -(ww * (PI[idx] * F.log_softmax(logits, 1)).sum(1)).sum() / ww.sum()
+            lv = (ww * (v - Z[idx]) ** 2).sum() / ww.sum()
+            loss = lp + lv
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+            steps += 1
+            lp_sum += lp.item()
+            lv_sum += lv.item()
+    save_blob(net, a.out)
+    dt = time.time() - t0
+    print(f"train samples={n} steps={steps} policy_loss={lp_sum / max(steps, 1):.5f} "
+          f"value_loss={lv_sum / max(steps, 1):.5f} seconds={dt:.3f}")
+
+
+def cmd_selftest(a):
+    torch.manual_seed(a.seed)
+    net = make_net(a)
+    with torch.no_grad():
+        for p in net.params_in_order():
+            p.uniform_(-0.3, 0.3)
+    net.eval()
+    save_blob(net, a.dir + '/w.bin')
+    x = torch.rand(a.n, 3, net.h, net.w)
+    x[:, :2] = (x[:, :2] > 0.5).float()
+    x[:, 2] = (torch.rand(a.n, 1, 1) * 2 - 1).expand(a.n, net.h, net.w)
+    with torch.no_grad():
+        logits, v = net(x)
+    x.numpy().astype('<f4').tofile(a.dir + '/x.bin')
+    np.concatenate([logits.numpy().ravel(), v.numpy().ravel()]).astype('<f4').tofile(
+        a.dir + '/ref.bin')
+    print(f"selftest n={a.n} torch={torch.__version__}")
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
+    ap.add_argument('cmd', choices=['init', 'train', 'selftest'])
+    for k, d in [('rows', 3), ('cols', 3), ('blocks', 2), ('filters', 16), ('vhidden', 32),
+                 ('seed', 1), ('epochs', 5), ('batch', 1024), ('threads', 1), ('n', 16),
+                 ('max-steps', 0)]:
+        ap.add_argument('--' + k, type=int, default=d)
+    ap.add_argument('--lr', type=float, default=0.001)
+    ap.add_argument('--l2', type=float, default=1e-4)
+    for k in ('out', 'weights', 'samples', 'dir'):
+        ap.add_argument('--' + k)
+    a = ap.parse_args()
+    {'init': cmd_init, 'train': cmd_train, 'selftest': cmd_selftest}[a.cmd](a)
+
+
+if __name__ == '__main__':
+    main()

@@ -1,0 +1,274 @@
+/*
+** test_az.c: BoxesZero / AlphaZero: the C forward pass against PyTorch,
+** PUCT with a uniform prior against mcts-bz, backward training on 2x2,
+** damaged model files, the az:FILE player.
+** See Copyright Notice in README.md
+*/
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "agents/agent.h"
+#include "agents/az.h"
+#include "agents/az_int.h"
+#include "testhelp.h"
+
+static char tmpdir[64] = "/tmp/test_az_XXXXXX";
+
+static float *read_all(const char *path, size_t *n) {
+  FILE *f = fopen(path, "rb");
+  if (!f) return NULL;
+  fseek(f, 0, SEEK_END);
+  long sz = ftell(f);
+  fseek(f, 0, SEEK_SET);
+  float *b = malloc((size_t)sz + 4);
+  *n = fread(b, 1, (size_t)sz, f) / sizeof(float);
+  fclose(f);
+  return b;
+}
+
+/* The C forward pass equals PyTorch's on random weights and inputs. */
+static void test_forward(const char *trainer, int rows, int cols, int blocks, int filters) {
+  char cmd[8192];
+  snprintf(cmd, sizeof cmd,
+           "/usr/bin/python3 %s selftest --rows %d --cols %d --blocks %d --filters %d --vhidden 24 "
+           "--seed 7 --n 16 --dir %s >/dev/null",
+           trainer, rows, cols, blocks, filters, tmpdir);
+  TH_CHECK(system(cmd) == 0, "selftest %dx%d failed", rows, cols);
+  char p[128];
+  size_t nw, nx, nr;
+  snprintf(p, sizeof p, "%s/w.bin", tmpdir);
+  float *w = read_all(p, &nw);
+  snprintf(p, sizeof p, "%s/x.bin", tmpdir);
+  float *x = read_all(p, &nx);
+  snprintf(p, sizeof p, "%s/ref.bin", tmpdir);
+  float *ref = read_all(p, &nr);
+  dab_az_net *net = NULL;
+  dab_err err;
+  TH_CHECK(w && x && ref && !dab_az_net_new(rows, cols, blocks, filters, 24, w, nw, &net, &err),
+           "net: %s", err.msg);
+  if (net) {
+    int L = net->nlines, nb = 16;
+    TH_CHECK(nx == (size_t)(nb * 3 * net->hw) && nr == (size_t)(nb * (L + 1)), "sizes");
+    float logits[16 * 64], value[16];
+    double maxd = 0;
+    /* Batched, and one position at a time. */
+    for (int mode = 0; mode < 2; mode++) {
+      dab_az_scratch *s = dab_az_scratch_new(net, mode ? 1 : nb);
+      if (mode == 0) dab_az_forward(net, s, nb, x, logits, value);
+      else
+        for (int i = 0; i < nb; i++)
+          dab_az_forward(net, s, 1, x + (size_t)i * 3 * (size_t)net->hw, logits + i * L, value + i);
+      for (int i = 0; i < nb * L; i++) maxd = fmax(maxd, fabs(logits[i] - ref[i]));
+      for (int i = 0; i < nb; i++) maxd = fmax(maxd, fabs(value[i] - ref[nb * L + i]));
+      dab_az_scratch_free(s);
+    }
+    TH_CHECK(maxd <= 1e-5, "%dx%d b=%d f=%d: C and PyTorch differ by %g", rows, cols, blocks,
+             filters, maxd);
+  }
+  dab_az_net_free(net);
+  free(w);
+  free(x);
+  free(ref);
+}
+
+/*
+** With a uniform prior and random-rollout values, PUCT behaves as mcts-bz:
+** on 40 positions of 3x3 from random play (steps 6..21, fixed seeds),
+** each search with 1500 simulations, the share of oracle-optimal moves
+** of the two agrees within 0.15, both are >= 0.6, and on the positions
+** with a unique winning move (a move keeping the win, every other losing)
+** both find it in >= 80% of them.
+*/
+static void test_uniform(const dab_oracle *oracle, dab_player_env *env) {
+  dab_geom g;
+  dab_err err;
+  dab_geom_init(&g, 3, 3, &err);
+  az_testpos tp[64];
+  int n = 0;
+  az_testpos all[400];
+  int na = az_random_positions(&g, 3, 99, all, 400);
+  for (int i = 0; i < na && n < 40; i++)
+    if (all[i].step >= 6 && all[i].step <= 21) tp[n++] = all[i];
+  bool sle = true;
+  dab_az_search_opts so = {.sims = 1500, .c_puct = 2, .chainloop = true, .theorems = true};
+  dab_az_search *s = dab_az_search_new(&g, &so, dab_az_rollout_eval, &sle);
+  dab_player *bz;
+  TH_CHECK(!dab_player_new("mcts-bz:sims=1500", &g, env, &bz, &err), "mcts-bz: %s", err.msg);
+  int opt_az = 0, opt_bz = 0, uniq = 0, uniq_az = 0, uniq_bz = 0;
+  for (int i = 0; i < n; i++) {
+    int16_t mv[64], val[64];
+    int nm;
+    dab_oracle_move_values(oracle, tp[i].lines, mv, val, &nm, &err);
+    dab_game game;
+    dab_game_init(&g, &game);
+    game.lines = dab_ls_from_word(tp[i].lines);
+    game.score[0] = tp[i].score_rel > 0 ? tp[i].score_rel : 0;
+    game.score[1] = tp[i].score_rel < 0 ? -tp[i].score_rel : 0;
+    dab_rng rng;
+    dab_rng_seed2(&rng, 5, (uint64_t)i);
+    pl_mstate st;
+    pl_mstate_from_game(&g, &game, &st);
+    dab_az_result r;
+    TH_CHECK(!dab_az_search_run(s, &st, &rng, &r, &err), "search: %s", err.msg);
+    int b = 0;
+    for (int k = 1; k < r.nchild; k++)
+      if (r.visits[k] > r.visits[b]) b = k;
+    int maz = r.line[b];
+    dab_rng_seed2(&rng, 5, (uint64_t)i);
+    int mbz = dab_player_move(bz, &game, &rng);
+    int best = -99, d = tp[i].score_rel, wins = 0;
+    for (int k = 0; k < nm; k++) best = val[k] > best ? val[k] : best;
+    for (int k = 0; k < nm; k++) wins += d + val[k] > 0;
+    for (int k = 0; k < nm; k++) {
+      if (mv[k] == maz) {
+        opt_az += val[k] == best;
+        if (wins == 1) uniq_az += d + val[k] > 0;
+      }
+      if (mv[k] == mbz) {
+        opt_bz += val[k] == best;
+        if (wins == 1) uniq_bz += d + val[k] > 0;
+      }
+    }
+    uniq += wins == 1 && nm > 1;
+  }
+  double a = (double)opt_az / n, b = (double)opt_bz / n;
+  TH_CHECK(fabs(a - b) <= 0.15 && a >= 0.6 && b >= 0.6, "optimal: puct-uniform %.2f, mcts-bz %.2f", a, b);
+  TH_CHECK(uniq == 0 || (uniq_az >= 0.8 * uniq && uniq_bz >= 0.8 * uniq),
+           "unique wins %d: puct %d, mcts-bz %d", uniq, uniq_az, uniq_bz);
+  printf("uniform prior: optimal %.3f (mcts-bz %.3f) on %d positions; unique wins %d/%d (%d)\n", a,
+         b, n, uniq_az, uniq, uniq_bz);
+  dab_player_free(bz);
+  dab_az_search_free(s);
+}
+
+/* Backward training on 2x2 advances its step within a few iterations. */
+static void test_backward(dab_player_env *env, char *model) {
+  dab_geom g;
+  dab_err err;
+  dab_geom_init(&g, 2, 2, &err);
+  dab_kopts k;
+  memset(&k, 0, sizeof k);
+  const char *kv[][2] = {{"backward", ""}, {"iter-games", "12"}, {"sims", "24"},
+                         {"eval-per-step", "2"}, {"filters", "8"}, {"blocks", "1"}};
+  for (int i = 0; i < 6; i++) {
+    k.key[k.n] = kv[i][0];
+    k.val[k.n++] = kv[i][1];
+  }
+  snprintf(model, 128, "%s/b.model", tmpdir);
+  char ck[160];
+  snprintf(ck, sizeof ck, "%s.ckpt", model);
+  dab_train_ctx t = {.g = &g, .seed = 3, .threads = 1, .generations = 4, .out = model,
+                     .checkpoint = ck, .env = env, .kopts = &k};
+  dab_status st = dab_agent_train_az(&t, &err);
+  TH_CHECK(!st, "train: %s", err.msg);
+  dab_az_model *m = NULL;
+  TH_CHECK(!dab_az_model_load(model, &g, &m, &err), "load: %s", err.msg);
+  char step[16] = "";
+  if (m) dab_params_get(m->params, "step", step, sizeof step);
+  TH_CHECK(atoi(step) >= 3, "backward step after 4 iterations: %s (want >= 3)", step);
+  dab_az_model_free(m);
+}
+
+/* Damaged files are refused; the player plays legal moves to the end. */
+static void test_files(dab_player_env *env, const char *model) {
+  dab_geom g;
+  dab_err err;
+  dab_geom_init(&g, 2, 2, &err);
+  size_t n;
+  float *b = read_all(model, &n);
+  if (!b) {
+    TH_CHECK(0, "no model");
+    return;
+  }
+  n *= sizeof(float);
+  unsigned char *raw = (unsigned char *)b;
+  FILE *f = fopen(model, "rb");
+  fseek(f, 0, SEEK_END);
+  n = (size_t)ftell(f);
+  fclose(f);
+  char bad[160];
+  snprintf(bad, sizeof bad, "%s/bad.model", tmpdir);
+  dab_az_model *m = NULL;
+  for (int kind = 0; kind < 3; kind++) {
+    unsigned char *c = malloc(n);
+    memcpy(c, raw, n);
+    size_t len = n;
+    if (kind == 0) c[n - 20] ^= 0x40;   /* a weight bit */
+    if (kind == 1) len = n - 9;         /* truncated */
+    if (kind == 2) c[0] = 'X';          /* magic */
+    f = fopen(bad, "wb");
+    fwrite(c, 1, len, f);
+    fclose(f);
+    free(c);
+    dab_status st = dab_az_model_load(bad, &g, &m, &err);
+    TH_CHECK(st == DAB_ECORRUPT && !m, "damage %d: status %d (%s)", kind, st, err.msg);
+  }
+  /* A well-formed file with a NaN weight, and one whose params lie. */
+  dab_az_model *good = NULL;
+  TH_CHECK(!dab_az_model_load(model, &g, &good, &err), "load: %s", err.msg);
+  if (good) {
+    dab_az_search_opts so = good->search;
+    good->net->weights[3] = NAN;
+    TH_CHECK(!dab_az_model_save(bad, good->net, &so, "", NULL, 0, &err), "save");
+    TH_CHECK(dab_az_model_load(bad, &g, &m, &err) == DAB_ECORRUPT, "NaN weight accepted");
+    good->net->weights[3] = 0;
+    TH_CHECK(!dab_az_model_save(bad, good->net, &so, "", "abcd", 4, &err), "save");
+    TH_CHECK(dab_az_model_load(bad, &g, &m, &err) == DAB_ECORRUPT, "extra payload accepted");
+    dab_geom g3;
+    dab_geom_init(&g3, 3, 3, &err);
+    TH_CHECK(dab_az_model_load(model, &g3, &m, &err) == DAB_EBOARD, "2x2 model loaded for 3x3");
+    dab_az_model_free(good);
+  }
+  free(b);
+  char spec[200];
+  snprintf(spec, sizeof spec, "az:%s,sims=16", model);
+  dab_player *p = NULL;
+  TH_CHECK(!dab_player_new(spec, &g, env, &p, &err), "player: %s", err.msg);
+  if (p) {
+    dab_game game;
+    dab_game_init(&g, &game);
+    dab_rng rng;
+    dab_rng_seed(&rng, 1);
+    int moves = 0;
+    while (dab_ls_count(&game.lines) < g.nlines) {
+      int m2 = dab_player_move(p, &game, &rng);
+      if (m2 < 0 || m2 >= g.nlines || dab_ls_has(&game.lines, m2)) break;
+      dab_game_play(&g, &game, m2);
+      moves++;
+    }
+    TH_CHECK(moves == g.nlines, "az player stopped after %d moves", moves);
+    dab_player_free(p);
+  }
+  snprintf(spec, sizeof spec, "az:%s,bogus=1", model);
+  TH_CHECK(dab_player_new(spec, &g, env, &p, &err) == DAB_EINPUT, "bad option accepted");
+}
+
+int main(void) {
+  if (!mkdtemp(tmpdir)) return 1;
+  dab_err err;
+  dab_player_env *env;
+  dab_player_env_new(NULL, &env, &err);
+  dab_agents_register(env, &err);
+  const dab_oracle *o3;
+  TH_CHECK(!dab_player_env_oracle(env, 3, 3, &o3, &err), "oracle: %s", err.msg);
+  test_uniform(o3, env);
+  char trainer[4096] = "";
+  bool torch = !az_find_trainer(trainer, sizeof trainer, &err) &&
+               system("/usr/bin/python3 -c 'import torch' 2>/dev/null") == 0;
+  if (!torch) {
+    printf("test_az: PyTorch (python3-torch) missing: forward and training checks skipped\n");
+  } else {
+    test_forward(trainer, 3, 3, 2, 16);
+    test_forward(trainer, 2, 3, 1, 5);
+    test_forward(trainer, 5, 5, 0, 8);
+    char model[128];
+    test_backward(env, model);
+    test_files(env, model);
+  }
+  dab_player_env_free(env);
+  char cmd[128];
+  snprintf(cmd, sizeof cmd, "rm -rf %s", tmpdir);
+  if (system(cmd) != 0) fprintf(stderr, "cannot remove %s\n", tmpdir);
+  return TH_REPORT("test_az");
+}
