@@ -12,6 +12,8 @@ WARN    := -Wall -Wextra -Wshadow -Wconversion -Wno-sign-conversion -Wstrict-pro
            -Wmissing-prototypes -Wvla -Wformat=2
 CFLAGS  += -std=c11 -D_GNU_SOURCE -g -fPIC $(OPT) $(WARN) -I. -Igame -MMD -MP
 LDLIBS  += -llmdb -lzstd -lxxhash -lpthread -lm
+# dab serve (service/): libmicrohttpd and jansson from Debian
+LDLIBS  += $(shell pkg-config --libs libmicrohttpd jansson 2>/dev/null || echo -lmicrohttpd -ljansson)
 
 ifeq ($(SAN),1)
 BUILD   ?= build-san
@@ -31,7 +33,7 @@ BIN     ?= bin
 endif
 
 # Upstream to downstream; a folder may use only the ones before it.
-LIBDIRS := game symmetry solver tablebase oracle theorems verify players agents
+LIBDIRS := game symmetry solver tablebase oracle proof theorems verify players agents service
 LIB_SRC := $(foreach d,$(LIBDIRS),$(wildcard $(d)/*.c))
 LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/obj/%.o)
 CLI_SRC := $(wildcard cli/*.c)
@@ -70,5 +72,22 @@ $(BUILD)/bench/%: bench/%.c $(BUILD)/libdab.a
 
 clean:
 	rm -rf build build-san bin
+
+# make install [PREFIX=/usr/local] [DESTDIR=...]: bin/dab, libdab.so and
+# libdab.a, the public headers (include/dab/, compile with -I$(PREFIX)/include/dab
+# -I$(PREFIX)/include/dab/game) and the Python package dab, told where
+# libdab.so went (dab/_install.py).
+PREFIX  ?= /usr/local
+PYDIR   ?= $(PREFIX)/lib/python$(shell /usr/bin/python3 -c 'import sys; print("%d.%d" % sys.version_info[:2])')/dist-packages
+HEADERS := $(foreach d,$(LIBDIRS),$(wildcard $(d)/*.h))
+.PHONY: install
+install: $(BIN)/dab $(BUILD)/libdab.so $(BUILD)/libdab.a
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PYDIR)/dab
+	install -m 755 $(BIN)/dab $(DESTDIR)$(PREFIX)/bin/dab
+	install -m 755 $(BUILD)/libdab.so $(DESTDIR)$(PREFIX)/lib/libdab.so
+	install -m 644 $(BUILD)/libdab.a $(DESTDIR)$(PREFIX)/lib/libdab.a
+	for h in $(HEADERS); do install -D -m 644 $$h $(DESTDIR)$(PREFIX)/include/dab/$$h; done
+	install -m 644 python/dab/*.py $(DESTDIR)$(PYDIR)/dab/
+	echo 'LIBDIR = "$(PREFIX)/lib"' > $(DESTDIR)$(PYDIR)/dab/_install.py
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

@@ -5,7 +5,9 @@ set -euo pipefail
 cd "$(dirname "$0")"
 
 # Debian packages dab needs to build and test.
-PKGS=(gcc make pkg-config liblmdb-dev lmdb-utils libzstd-dev libxxhash-dev python3 python3-numpy gnuplot-nox python3-torch)
+PKGS=(gcc make pkg-config liblmdb-dev lmdb-utils libzstd-dev libxxhash-dev python3 python3-numpy gnuplot-nox python3-torch
+      python3-setuptools python3-wheel python3-pip python3-venv
+      libmicrohttpd-dev libjansson-dev curl wrk chromium chromium-driver)
 
 missing=()
 for p in "${PKGS[@]}"; do

@@ -289,7 +289,10 @@ void dab_grade_values(const dab_grade *gr, double *values);
     "  --runs=N --sets=N --set-games=N   backprop benchmark (30, 10, 800)\n"             \
     "  --rate=R          learning rate (backprop 0.1, oracle 0.02)\n"                    \
     "  --init=genotype|small   initial weights (backprop: genotype; oracle: small)\n"    \
-    "  --positions=N --rounds=N   oracle: positions sampled, in rounds (200000, 4)\n") \
+    "  --positions=N --rounds=N   oracle: positions sampled, in rounds (200000, 4)\n"   \
+    "  --loss=L          oracle targets: sigmoid (2^-lost per output, default) or\n"    \
+    "                    softmax (over legal moves, all on the optimal ones)\n"         \
+    "  --hidden2=N       a second hidden layer (backprop, oracle; beyond the paper)\n") \
   X(az, "BoxesZero / AlphaZero (seed paper 001): policy-value net, PUCT, PyTorch trainer", \
     "  --backward        backward training (BoxesZero); default forward (AlphaZero)\n"  \
     "  --no-theorems --no-augment --no-chainloop   the paper's ablations\n"             \
@@ -310,7 +313,10 @@ void dab_grade_values(const dab_grade *gr, double *values);
     "  --w-spawn=W (4) --w-child=W (1) --outbid=D (0.01) --p-graph=P (0.1)\n"           \
     "  --window=N (100) --step=S (0.1) --random=P (1)   opponent randomness curriculum\n" \
     "  --prefill=F (0.9)  prefilled share at the start, falling evenly to 0\n"          \
-    "  --snap-games=N (400) --grade=0|1 (1: grade every move by the oracle)\n")        \
+    "  --snap-games=N (400) --grade=0|1 (1: grade every move by the oracle)\n"         \
+    "  --pay=win|oracle|both  a won game pays the final owner (published), or the\n"   \
+    "                    oracle pays each rule move --oracle-pay=C (0.1) when optimal\n" \
+    "                    and charges C per box it lost, or both\n")                     \
   X(erl, "concept-accessibility evolutionary RL on rule graphs (seed paper 003): Q and f", \
     "  --games N (1000000)  --beta=const10|to20|to10  --control=none|q-only|combined\n" \
     "  --alpha=A (0.1) --pop=N (1000) --few=N (2) --p-few=P (0.2)\n"                   \

@@ -20,7 +20,16 @@
 ** than itself; an agent with wealth <= 0 dies.  A full population makes
 ** room by dropping its poorest agent that is not in the game's chain of
 ** owners.
+**
+** The oracle as teacher (pay): besides or instead of the published win
+** reward, every rule move of the game is graded by the oracle and pays
+** its agent oracle_pay when it was optimal, or costs oracle_pay per box
+** it lost.  That money is created (or destroyed) like the reward and is
+** booked as rewards.  The game's graded moves (dab_rt_game.oracle) are
+** required then.
 */
+enum { DAB_ECON_PAY_WIN = 0, DAB_ECON_PAY_ORACLE = 1, DAB_ECON_PAY_BOTH = 2 };
+
 typedef struct dab_econ_opts {
   int pop;               /* 1000 */
   double reward;         /* 1 per won game */
@@ -30,6 +39,8 @@ typedef struct dab_econ_opts {
   double w_child;        /* 1, from the parent */
   double outbid;         /* 0.01: a child's bid above its parent's */
   double p_graph;        /* 0.1: share of new agents that are random graphs */
+  int pay;               /* DAB_ECON_PAY_*: the published win reward (default) */
+  double oracle_pay;     /* 0.1: an optimal move's pay, a lost box's cost */
 } dab_econ_opts;
 
 void dab_econ_opts_default(dab_econ_opts *o);
@@ -41,6 +52,9 @@ typedef struct dab_econ {
   int n;
   int owner;             /* the world's owner in the game being played, -1: environment */
   uint8_t *in_game;      /* owned the world in this game */
+  int fire[DAB_RT_MAX_FIRE];  /* the agent of each auction won in this game, in order
+                                 (kept up to date when agents move slots) */
+  int nfire;
   long games, born, died;
   /* Bookkeeping: sum of wealth = created + rewards - paid_out - buried. */
   double created, rewards, paid_out, buried;
@@ -56,7 +70,8 @@ void dab_econ_free(dab_econ *e);
 int dab_econ_choose(void *sys, const dab_sgraph *sg, const dab_game *game, dab_rng *rng, int *line);
 void dab_econ_start_game(dab_econ *e);
 
-/* Pays the reward, then spawns and buries (above). */
+/* Pays the reward (and the oracle's pay), then spawns and buries (above).
+** gm: the game just played (its fire grades line up with e->fire). */
 void dab_econ_end_game(dab_econ *e, const dab_rt_game *gm, dab_rng *rng);
 
 /* Sum of every agent's wealth. */

@@ -23,7 +23,10 @@
 **   output m:  z = -th_o[m] + sum over j (increasing) of w_ho[j][m] * h[j]
 **
 ** Arithmetic is float, summed in exactly that order (so results are the
-** same on every path).  The move is the legal line of highest output;
+** same on every path).  Beyond the paper, a second hidden layer may sit
+** between the first and the outputs, and a linear net's outputs are z
+** itself (no sigmoid: nets trained by a softmax).
+** The move is the legal line of highest output;
 ** outputs that compare equal as floats (the sigmoid saturates to exactly
 ** 1.0f above z = 16.7) are tied, and one of them is drawn with a single
 ** dab_rng_below over the tied lines in increasing order.
@@ -34,9 +37,17 @@ typedef struct dab_nn {
   int hpad, opad;       /* nhid, nout rounded up to multiples of 8 */
   float *w_ih;          /* [nin][hpad]: input i -> hidden j */
   float *th_h;          /* [hpad] hidden thresholds (weights on -1) */
-  float *w_ho;          /* [hpad][opad]: hidden j -> output m */
+  float *w_ho;          /* [lastpad][opad]: last hidden layer's unit j -> output m */
   float *th_o;          /* [opad] output thresholds */
+  /* Beyond the paper (both off in the paper's nets): */
+  int nhid2, h2pad;     /* a second hidden layer of sigmoid units (0: none) */
+  float *w_hh;          /* [hpad][h2pad]: hidden j -> second hidden k */
+  float *th_h2;         /* [h2pad] */
+  bool linear;          /* outputs are z itself, no sigmoid (softmax-trained nets) */
 } dab_nn;
+
+/* Most units in a hidden layer. */
+#define DAB_NN_MAX_HIDDEN 1024
 
 /*
 ** Allocates the network for board g with every weight zero.
@@ -46,26 +57,34 @@ dab_status dab_nn_init(dab_nn *nn, const dab_geom *g, dab_err *err);
 /* The same with nhid hidden units instead of one per box (beyond the
 ** paper: --hidden=N); nin and nout stay the board's lines. */
 dab_status dab_nn_init_shape(dab_nn *nn, int nin, int nhid, int nout, dab_err *err);
+/* The same with a second hidden layer of nhid2 units (0: none; beyond the
+** paper: --hidden2=N) between the first and the outputs.  Hidden layers
+** have 1 .. DAB_NN_MAX_HIDDEN units (DAB_EINPUT otherwise). */
+dab_status dab_nn_init_deep(dab_nn *nn, int nin, int nhid, int nhid2, int nout, dab_err *err);
 void dab_nn_free(dab_nn *nn);
 /* Copies src into dst (same shape, both initialised). */
 void dab_nn_copy(dab_nn *dst, const dab_nn *src);
 
-/* Weights and thresholds: nhid*(nin+1) + nout*(nhid+1) (3x3: 465). */
+/* Weights and thresholds: nhid*(nin+1) + nout*(nhid+1) (3x3: 465); with
+** a second layer nhid*(nin+1) + nhid2*(nhid+1) + nout*(nhid2+1). */
 static inline int dab_nn_nweights(const dab_nn *nn) {
-  return nn->nhid * (nn->nin + 1) + nn->nout * (nn->nhid + 1);
+  int last = nn->nhid2 ? nn->nhid2 : nn->nhid;
+  return nn->nhid * (nn->nin + 1) + nn->nhid2 * (nn->nhid + 1) + nn->nout * (last + 1);
 }
 
 /*
 ** Weight number k in genotype order: each hidden unit in turn (its nin
-** input weights, then its threshold), then each output unit in turn (its
-** nhid weights, then its threshold).  dab_nn_weight returns a pointer to
+** input weights, then its threshold), then each second-layer unit (its
+** nhid weights, then its threshold), then each output unit in turn (its
+** weights from the last hidden layer, then its threshold).  dab_nn_weight returns a pointer to
 ** it (k in 0 .. dab_nn_nweights-1).
 */
 float *dab_nn_weight(dab_nn *nn, int k);
 
 /* Forward pass on a line set (any board) or a 64-bit position (boards of
-** at most 64 lines).  hid gets nhid values, out gets nout (both may be
-** NULL-free scratch of hpad / opad floats). */
+** at most 64 lines).  hid (hpad + h2pad floats) gets the first hidden
+** layer's nhid values, then the second's; out (opad floats) gets the nout
+** outputs (sigmoids, or z for a linear net). */
 void dab_nn_forward(const dab_nn *nn, const dab_lineset *s, float *hid, float *out);
 void dab_nn_forward64(const dab_nn *nn, uint64_t p, float *hid, float *out);
 
@@ -101,9 +120,11 @@ void dab_nn_level1_genes(const dab_geom *g, uint16_t *genes);
 ** Model files and the player (agents/nn_model.c)
 ** ======================================================================
 **
-** Kind "nn"; the payload is "NNW1", uint32 nin, nhid, nout, then every
-** weight in genotype order as the little-endian bits of an IEEE float
-** (trained nets need not sit on the genotype's grid).
+** Kind "nn"; the payload is "NNW1", uint32 nin, nhid, nout (the paper's
+** shape), or "NNW2", uint32 nin, nhid, nhid2, nout, flags (bit 0: linear
+** outputs) for a net beyond the paper, then every weight in genotype
+** order as the little-endian bits of an IEEE float (trained nets need not
+** sit on the genotype's grid).
 */
 
 /* Writes nn (a net for board g) to path with the params text.

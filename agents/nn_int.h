@@ -10,10 +10,14 @@
 
 enum { NN_DIRECT, NN_ROUNDROBIN, NN_IFS, NN_BACKPROP, NN_ORACLE, NN_OFIT };
 #define NN_METHODS "direct|roundrobin|ifs|backprop|oracle|oracle-fitness"
+/* Oracle targets: 2^-(boxes lost) per output through its sigmoid, or a
+** softmax over the legal moves with all probability on the optimal ones. */
+enum { NN_LOSS_SIGMOID, NN_LOSS_SOFTMAX };
 
 typedef struct nn_opts {
   int method, opponent, init;     /* opponent: heuristic level; init: 0 genotype, 1 small */
-  long population, matches, eval_games, hidden;
+  long population, matches, eval_games, hidden, hidden2;
+  int loss;                       /* oracle: NN_LOSS_SIGMOID or NN_LOSS_SOFTMAX */
   double mutation, crossover, share, antigens, antibodies, points;
   /* backprop / oracle */
   long runs, sets, set_games, positions, rounds;
@@ -40,6 +44,11 @@ typedef struct nn_run {
 */
 dab_status nn_snapshot(nn_run *r, const dab_nn *nets, int n, double games, double step, int *best,
                        dab_err *err);
+
+/* The params a checkpoint carries: r->params and the run's length and
+** snapshot schedule (total steps, snapshot every, grade games), so that
+** a resume with other settings is refused rather than ending elsewhere. */
+void nn_ckpt_params(const nn_run *r, long total, long snap, char *buf, size_t size);
 
 /* Allocates n nets of the run's shape. RETURN: the array, or NULL. */
 dab_nn *nn_nets_new(const nn_run *r, int n);

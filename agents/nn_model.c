@@ -8,9 +8,14 @@
 #include "agents/agent.h"
 #include "agents/nn.h"
 
-/* Payload: "NNW1", then uint32 nin, nhid, nout, then every weight in
-** genotype order as the little-endian bits of an IEEE float. */
-#define NN_MAGIC "NNW1"
+/*
+** Payload: "NNW1", then uint32 nin, nhid, nout (the paper's shape, sigmoid
+** outputs), or "NNW2", then uint32 nin, nhid, nhid2, nout, flags (bit 0:
+** linear outputs) for a net beyond the paper; then every weight in
+** genotype order as the little-endian bits of an IEEE float.
+*/
+#define NN_MAGIC1 "NNW1"
+#define NN_MAGIC2 "NNW2"
 
 static void put32(unsigned char *b, uint32_t x) {
   for (int i = 0; i < 4; i++) b[i] = (unsigned char)(x >> (8 * i));
@@ -24,17 +29,24 @@ static uint32_t get32(const unsigned char *b) {
 dab_status dab_nn_save(const char *path, dab_nn *nn, const dab_geom *g, const char *params,
                        dab_err *err) {
   int nw = dab_nn_nweights(nn);
-  size_t n = 16 + 4 * (size_t)nw;
+  bool v2 = nn->nhid2 || nn->linear;
+  size_t hdr = v2 ? 24 : 16, n = hdr + 4 * (size_t)nw;
   unsigned char *buf = malloc(n);
   if (!buf) return dab_fail(err, DAB_ENOMEM, "out of memory writing %s", path);
-  memcpy(buf, NN_MAGIC, 4);
+  memcpy(buf, v2 ? NN_MAGIC2 : NN_MAGIC1, 4);
   put32(buf + 4, (uint32_t)nn->nin);
   put32(buf + 8, (uint32_t)nn->nhid);
-  put32(buf + 12, (uint32_t)nn->nout);
+  if (v2) {
+    put32(buf + 12, (uint32_t)nn->nhid2);
+    put32(buf + 16, (uint32_t)nn->nout);
+    put32(buf + 20, nn->linear ? 1u : 0u);
+  } else {
+    put32(buf + 12, (uint32_t)nn->nout);
+  }
   for (int k = 0; k < nw; k++) {
     uint32_t bits;
     memcpy(&bits, dab_nn_weight(nn, k), 4);
-    put32(buf + 16 + 4 * (size_t)k, bits);
+    put32(buf + hdr + 4 * (size_t)k, bits);
   }
   dab_model_header h;
   memset(&h, 0, sizeof h);
@@ -54,27 +66,36 @@ dab_status dab_nn_save(const char *path, dab_nn *nn, const dab_geom *g, const ch
 dab_status dab_nn_load(const char *path, const dab_geom *g, dab_nn *nn, dab_model_header *h,
                        dab_err *err) {
   void *payload = NULL;
-  size_t n = 0;
+  size_t n = 0, hdr = 16;
   memset(nn, 0, sizeof *nn);
   dab_status st = dab_model_read(path, "nn", h, &payload, &n, err);
   if (st) return st;
   st = dab_model_check_board(path, h, g, err);
   const unsigned char *b = payload;
-  if (!st && (n < 16 || memcmp(b, NN_MAGIC, 4) != 0))
+  bool v2 = n >= 24 && memcmp(b, NN_MAGIC2, 4) == 0;
+  if (!st && !v2 && (n < 16 || memcmp(b, NN_MAGIC1, 4) != 0))
     st = dab_fail(err, DAB_ECORRUPT, "%s: not a network payload", path);
   if (!st) {
-    uint32_t nin = get32(b + 4), nhid = get32(b + 8), nout = get32(b + 12);
-    if (nin != (uint32_t)g->nlines || nout != (uint32_t)g->nlines || nhid < 1 || nhid > 4096)
-      st = dab_fail(err, DAB_ECORRUPT, "%s: a %u-%u-%u network does not fit %dx%d", path, nin, nhid,
-                    nout, g->rows, g->cols);
+    uint32_t nin = get32(b + 4), nhid = get32(b + 8), nhid2 = 0, nout = get32(b + 12), flags = 0;
+    if (v2) {
+      hdr = 24;
+      nhid2 = nout;
+      nout = get32(b + 16);
+      flags = get32(b + 20);
+    }
+    if (nin != (uint32_t)g->nlines || nout != (uint32_t)g->nlines || nhid < 1 ||
+        nhid > DAB_NN_MAX_HIDDEN || nhid2 > DAB_NN_MAX_HIDDEN || flags > 1)
+      st = dab_fail(err, DAB_ECORRUPT, "%s: a %u-%u-%u-%u network (flags %u) does not fit %dx%d", path,
+                    nin, nhid, nhid2, nout, flags, g->rows, g->cols);
     else
-      st = dab_nn_init_shape(nn, (int)nin, (int)nhid, (int)nout, err);
+      st = dab_nn_init_deep(nn, (int)nin, (int)nhid, (int)nhid2, (int)nout, err);
+    if (!st) nn->linear = flags & 1;
   }
-  if (!st && n != 16 + 4 * (size_t)dab_nn_nweights(nn))
+  if (!st && n != hdr + 4 * (size_t)dab_nn_nweights(nn))
     st = dab_fail(err, DAB_ECORRUPT, "%s: payload of %zu bytes, the network needs %zu", path, n,
-                  16 + 4 * (size_t)dab_nn_nweights(nn));
+                  hdr + 4 * (size_t)dab_nn_nweights(nn));
   for (int k = 0; !st && k < dab_nn_nweights(nn); k++) {
-    uint32_t bits = get32(b + 16 + 4 * (size_t)k);
+    uint32_t bits = get32(b + hdr + 4 * (size_t)k);
     float w;
     memcpy(&w, &bits, 4);
     if (!isfinite(w)) st = dab_fail(err, DAB_ECORRUPT, "%s: weight %d is not finite", path, k);

@@ -13,12 +13,19 @@ dab_nn *nn_nets_new(const nn_run *r, int n) {
   dab_nn *nets = calloc((size_t)n, sizeof *nets);
   if (!nets) return NULL;
   int nh = r->o.hidden > 0 ? (int)r->o.hidden : r->g->nboxes;
-  for (int i = 0; i < n; i++)
-    if (dab_nn_init_shape(&nets[i], r->g->nlines, nh, r->g->nlines, NULL)) {
+  for (int i = 0; i < n; i++) {
+    if (dab_nn_init_deep(&nets[i], r->g->nlines, nh, (int)r->o.hidden2, r->g->nlines, NULL)) {
       nn_nets_free(nets, i);
       return NULL;
     }
+    nets[i].linear = r->o.loss == NN_LOSS_SOFTMAX;
+  }
   return nets;
+}
+
+void nn_ckpt_params(const nn_run *r, long total, long snap, char *buf, size_t size) {
+  snprintf(buf, size, "%s,run-steps=%ld,snapshot-steps=%ld,grade-games=%d", r->params, total, snap,
+           r->t->grade_games);
 }
 
 void nn_nets_free(dab_nn *nets, int n) {
@@ -74,7 +81,8 @@ dab_status nn_snapshot(nn_run *r, const dab_nn *nets, int n, double games, doubl
 static dab_status parse_opts(dab_train_ctx *t, nn_run *r, dab_err *err) {
   nn_opts *o = &r->o;
   *o = (nn_opts){.method = NN_DIRECT, .opponent = 0, .init = -1, .population = 100, .matches = 10,
-                 .eval_games = 300, .hidden = 0, .mutation = 0.005, .crossover = 0.6, .share = 0.10,
+                 .eval_games = 300, .hidden = 0, .hidden2 = 0, .loss = NN_LOSS_SIGMOID,
+                 .mutation = 0.005, .crossover = 0.6, .share = 0.10,
                  .antigens = 0.25, .antibodies = 0.33, .points = 33, .runs = 30, .sets = 10,
                  .set_games = 800, .positions = 200000, .rounds = 4, .rate = -1};
   dab_kopts *k = t->kopts;
@@ -86,7 +94,9 @@ static dab_status parse_opts(dab_train_ctx *t, nn_run *r, dab_err *err) {
   if (!st) st = dab_kopt_long(k, "nn", "population", 2, 100000, &o->population, err);
   if (!st) st = dab_kopt_long(k, "nn", "matches", 1, 100000, &o->matches, err);
   if (!st) st = dab_kopt_long(k, "nn", "eval-games", 2, 10000000, &o->eval_games, err);
-  if (!st) st = dab_kopt_long(k, "nn", "hidden", 0, 4096, &o->hidden, err);
+  if (!st) st = dab_kopt_long(k, "nn", "hidden", 0, DAB_NN_MAX_HIDDEN, &o->hidden, err);
+  if (!st) st = dab_kopt_long(k, "nn", "hidden2", 0, DAB_NN_MAX_HIDDEN, &o->hidden2, err);
+  if (!st) st = dab_kopt_choice(k, "nn", "loss", "sigmoid|softmax", &o->loss, err);
   if (!st) st = dab_kopt_double(k, "nn", "mutation", 0, 1, &o->mutation, err);
   if (!st) st = dab_kopt_double(k, "nn", "crossover", 0, 1, &o->crossover, err);
   if (!st) st = dab_kopt_double(k, "nn", "share", 0, 1, &o->share, err);
@@ -105,6 +115,10 @@ static dab_status parse_opts(dab_train_ctx *t, nn_run *r, dab_err *err) {
   if (o->eval_games % 2) return dab_fail(err, DAB_EINPUT, "train nn: --eval-games must be even");
   if (o->init < 0) o->init = o->method == NN_ORACLE ? 1 : 0;
   if (o->rate < 0) o->rate = o->method == NN_ORACLE ? 0.02 : 0.1;
+  if (o->loss != NN_LOSS_SIGMOID && o->method != NN_ORACLE)
+    return dab_fail(err, DAB_EINPUT, "train nn: --loss is for --method=oracle");
+  if (o->hidden2 && o->method != NN_ORACLE && o->method != NN_BACKPROP)
+    return dab_fail(err, DAB_EINPUT, "train nn: --hidden2 is for the gradient methods (backprop, oracle)");
   if (t->g->nlines > 64)
     return dab_fail(err, DAB_EBOARD, "train nn: boards of at most 64 lines (the fast game loop); "
                                      "an nn player itself plays any board");
@@ -123,6 +137,10 @@ static dab_status parse_opts(dab_train_ctx *t, nn_run *r, dab_err *err) {
              ",init=%s,rate=%g,runs=%ld,sets=%ld,set-games=%ld,positions=%ld,rounds=%ld",
              o->init ? "small" : "genotype", o->rate, o->runs, o->sets, o->set_games, o->positions,
              o->rounds);
+  /* Beyond-paper options only when set, so older runs keep their params. */
+  len = (int)strlen(r->params);
+  if (o->hidden2) len += snprintf(r->params + len, sizeof r->params - (size_t)len, ",hidden2=%ld", o->hidden2);
+  if (o->loss == NN_LOSS_SOFTMAX) snprintf(r->params + len, sizeof r->params - (size_t)len, ",loss=softmax");
   return DAB_OK;
 }
 
@@ -223,8 +241,8 @@ typedef struct ga_state {
   dab_rng rng;
 } ga_state;
 
-static dab_status ga_save(const nn_run *r, const ga_state *s, const uint16_t *pop, int n, int ng,
-                          dab_err *err) {
+static dab_status ga_save(const nn_run *r, const char *params, const ga_state *s, const uint16_t *pop,
+                          int n, int ng, dab_err *err) {
   size_t len = 8 + sizeof *s + sizeof(uint16_t) * (size_t)n * (size_t)ng;
   unsigned char *buf = malloc(len);
   if (!buf) return dab_fail(err, DAB_ENOMEM, "out of memory writing a checkpoint");
@@ -237,20 +255,21 @@ static dab_status ga_save(const nn_run *r, const ga_state *s, const uint16_t *po
   h.rows = r->g->rows;
   h.cols = r->g->cols;
   snprintf(h.kind, sizeof h.kind, "nn-ga-ckpt");
-  snprintf(h.params, sizeof h.params, "%s", r->params);
+  snprintf(h.params, sizeof h.params, "%s", params);
   dab_status st = dab_model_write(r->t->checkpoint, &h, buf, len, err);
   free(buf);
   return st;
 }
 
-static dab_status ga_load(const nn_run *r, ga_state *s, uint16_t *pop, int n, int ng, dab_err *err) {
+static dab_status ga_load(const nn_run *r, const char *params, ga_state *s, uint16_t *pop, int n, int ng,
+                          dab_err *err) {
   dab_model_header *h = malloc(sizeof *h);
   void *payload = NULL;
   size_t len = 0;
   if (!h) return dab_fail(err, DAB_ENOMEM, "out of memory reading a checkpoint");
   dab_status st = dab_model_read(r->t->resume, "nn-ga-ckpt", h, &payload, &len, err);
   if (!st) st = dab_model_check_board(r->t->resume, h, r->g, err);
-  if (!st && strcmp(h->params, r->params) != 0)
+  if (!st && strcmp(h->params, params) != 0)
     st = dab_fail(err, DAB_EINPUT, "%s was written with other options (%s)", r->t->resume, h->params);
   uint32_t hdr[2] = {0, 0};
   if (!st && len >= 8) memcpy(hdr, payload, 8);
@@ -298,9 +317,12 @@ static dab_status train_ga(nn_run *r, dab_err *err) {
   long snap = t->snapshot_every ? (t->generations ? t->snapshot_every : (long)ceil((double)t->snapshot_every / gpg))
                                 : (total >= 20 ? total / 20 : 1);
   if (snap < 1) snap = 1;
-  ga_state s = {0, 0, 0, {{0}}};
+  char ckparams[1400];
+  nn_ckpt_params(r, total, snap, ckparams, sizeof ckparams);
+  ga_state s;
+  memset(&s, 0, sizeof s);
   if (t->resume) {
-    st = ga_load(r, &s, pop, n, ng, err);
+    st = ga_load(r, ckparams, &s, pop, n, ng, err);
     if (st) goto done;
   } else {
     dab_rng_seed(&s.rng, t->seed);
@@ -314,7 +336,7 @@ static dab_status train_ga(nn_run *r, dab_err *err) {
     for (int i = 0; i < n; i++) dab_nn_decode(&nets[i], pop + (size_t)i * (size_t)ng);
     if (s.gen > first && (dab_train_canceled(t) || (t->stop_at && (long)s.gen >= t->stop_at))) {
       s.seconds = dab_train_elapsed(t);
-      st = ga_save(r, &s, pop, n, ng, err);
+      st = ga_save(r, ckparams, &s, pop, n, ng, err);
       if (!st) st = dab_fail(err, DAB_ECANCELED, "stopped after generation %llu", (unsigned long long)s.gen);
       goto done;
     }

@@ -3,6 +3,7 @@
 ** See Copyright Notice in README.md
 */
 #include <inttypes.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -366,53 +367,153 @@ static int greedy_choose(void *sys, const dab_sgraph *sg, const dab_game *game, 
   return dab_rt_greedy(s->a, s->n, s->kind, sg, line);
 }
 
-dab_status dab_rt_grade_rules(const dab_geom *g, dab_ragent *a, int n, int kind, dab_player *opp,
-                              const dab_oracle *oracle, int games, double opp_random, uint64_t seed,
-                              dab_err *err) {
-  for (int i = 0; i < n; i++) a[i].fired = a[i].graded = a[i].optimal = 0, a[i].lost = 0;
-  greedy_sys sys = {a, n, kind};
-  dab_rng rng;
-  dab_rng_seed(&rng, seed);
-  for (int k = 0; k < games; k++) {
-    dab_rt_game gm = {.team = k & 1, .opp_random = opp_random, .oracle = oracle};
-    dab_status st = dab_rt_play(g, opp, greedy_choose, &sys, &rng, &gm, err);
-    if (st) return st;
-    for (int j = 0; j < gm.nfire; j++) {
-      dab_ragent *x = &a[gm.fire[j]];
-      x->fired++;
-      x->graded++;
-      x->optimal += gm.fire_optimal[j];
-      x->lost += gm.fire_lost[j];
+/* ---- Greedy games on threads --------------------------------------------------------
+**
+** Game k draws from its own stream (seed, k), and thread j of T plays the
+** games k = j, j + T, ...; every total is a sum of whole numbers, so the
+** results do not depend on T. */
+
+typedef struct rt_job {
+  const dab_geom *g;
+  const dab_ragent *a;
+  int n, kind;
+  const dab_oracle *oracle;
+  int games, team;         /* team: a colour, -1 random per game, -2 alternating (k & 1) */
+  double opp_random;
+  uint64_t seed;
+  int threads;
+  bool per_rule;           /* count each rule's moves (dab_rt_grade_rules) */
+} rt_job;
+
+typedef struct rt_part {
+  const rt_job *job;
+  int tid;
+  dab_status st;
+  dab_err err;
+  long win, draw, diff, moves, randoms, graded, optimal, kept, lost;
+  long *fired, *opt, *lostr;   /* per rule, when job->per_rule */
+} rt_part;
+
+static void *rt_worker(void *arg) {
+  rt_part *p = arg;
+  const rt_job *j = p->job;
+  dab_player *opp = NULL;
+  p->st = dab_rt_opponent(j->g, &opp, &p->err);
+  greedy_sys sys = {j->a, j->n, j->kind};
+  for (int k = p->tid; !p->st && k < j->games; k += j->threads) {
+    dab_rng rng;
+    dab_rng_seed2(&rng, j->seed, (uint64_t)k);
+    int team = j->team >= 0 ? j->team : j->team == -2 ? (k & 1) : (int)(dab_rng_next(&rng) & 1);
+    dab_rt_game gm = {.team = team, .opp_random = j->opp_random, .oracle = j->oracle};
+    if ((p->st = dab_rt_play(j->g, opp, greedy_choose, &sys, &rng, &gm, &p->err))) break;
+    p->win += gm.diff > 0;
+    p->draw += gm.diff == 0;
+    p->diff += gm.diff;
+    p->moves += gm.moves;
+    p->randoms += gm.random_moves;
+    p->graded += gm.graded;
+    p->optimal += gm.optimal;
+    p->kept += gm.kept;
+    p->lost += gm.lost;
+    for (int f = 0; j->per_rule && f < gm.nfire; f++) {
+      p->fired[gm.fire[f]]++;
+      p->opt[gm.fire[f]] += gm.fire_optimal[f];
+      p->lostr[gm.fire[f]] += gm.fire_lost[f];
     }
   }
+  dab_player_free(opp);
+  return NULL;
+}
+
+/* Plays job's games on job->threads threads and sums them into *sum (its
+** per-rule arrays, when asked, are malloc'd: the caller frees them).
+** RETURN: DAB_OK; the error of the lowest thread that failed; DAB_ENOMEM. */
+static dab_status rt_run(rt_job *job, rt_part *sum, dab_err *err) {
+  memset(sum, 0, sizeof *sum);
+  int T = job->threads < 1 ? 1 : job->threads > 256 ? 256 : job->threads;
+  if (T > job->games) T = job->games > 0 ? job->games : 1;
+  job->threads = T;
+  rt_part *parts = calloc((size_t)T, sizeof *parts);
+  size_t nr = job->per_rule ? (size_t)(job->n > 0 ? job->n : 1) : 0;
+  long *arrays = nr ? calloc((size_t)(T + 1) * 3 * nr, sizeof *arrays) : NULL;
+  pthread_t *tid = calloc((size_t)T, sizeof *tid);
+  bool *started = calloc((size_t)T, sizeof *started);
+  if (!parts || !tid || !started || (nr && !arrays)) {
+    free(parts), free(arrays), free(tid), free(started);
+    return dab_fail(err, DAB_ENOMEM, "rule team: out of memory");
+  }
+  for (int i = 0; i <= T; i++) {
+    rt_part *p = i < T ? &parts[i] : sum;
+    if (i < T) p->job = job, p->tid = i;
+    if (nr) p->fired = arrays + (size_t)i * 3 * nr, p->opt = p->fired + nr, p->lostr = p->opt + nr;
+  }
+  for (int i = 1; i < T; i++) started[i] = pthread_create(&tid[i], NULL, rt_worker, &parts[i]) == 0;
+  rt_worker(&parts[0]);
+  for (int i = 1; i < T; i++) {
+    if (started[i]) pthread_join(tid[i], NULL);
+    else rt_worker(&parts[i]);  /* no thread: play its games here */
+  }
+  dab_status st = DAB_OK;
+  for (int i = 0; i < T; i++) {
+    rt_part *p = &parts[i];
+    if (p->st && !st) {
+      st = p->st;
+      if (err) *err = p->err;
+    }
+    sum->win += p->win, sum->draw += p->draw, sum->diff += p->diff, sum->moves += p->moves;
+    sum->randoms += p->randoms, sum->graded += p->graded, sum->optimal += p->optimal;
+    sum->kept += p->kept, sum->lost += p->lost;
+    for (size_t r = 0; r < nr; r++)
+      sum->fired[r] += p->fired[r], sum->opt[r] += p->opt[r], sum->lostr[r] += p->lostr[r];
+  }
+  free(parts), free(tid), free(started);
+  if (st || !nr) {
+    free(arrays);
+    sum->fired = sum->opt = sum->lostr = NULL;
+  } else {
+    /* Keep only the sum's arrays: move them to the front of the block. */
+    memmove(arrays, sum->fired, 3 * nr * sizeof *arrays);
+    sum->fired = arrays, sum->opt = arrays + nr, sum->lostr = arrays + 2 * nr;
+  }
+  return st;
+}
+
+dab_status dab_rt_grade_rules(const dab_geom *g, dab_ragent *a, int n, int kind, const dab_oracle *oracle,
+                              int games, double opp_random, uint64_t seed, int threads, dab_err *err) {
+  rt_job job = {.g = g, .a = a, .n = n, .kind = kind, .oracle = oracle, .games = games, .team = -2,
+                .opp_random = opp_random, .seed = seed, .threads = threads, .per_rule = true};
+  rt_part sum;
+  dab_status st = rt_run(&job, &sum, err);
+  if (st) return st;
+  for (int i = 0; i < n; i++) {
+    a[i].fired = a[i].graded = sum.fired[i];
+    a[i].optimal = sum.opt[i];
+    a[i].lost = (double)sum.lostr[i];
+  }
+  free(sum.fired);
   return DAB_OK;
 }
 
-dab_status dab_rt_eval(const dab_geom *g, const dab_ragent *a, int n, int kind, dab_player *opp,
-                       const dab_oracle *oracle, int games, int team, uint64_t seed, dab_rt_eval_out *o,
-                       dab_err *err) {
+dab_status dab_rt_eval(const dab_geom *g, const dab_ragent *a, int n, int kind, const dab_oracle *oracle,
+                       int games, int team, uint64_t seed, int threads, dab_rt_eval_out *o, dab_err *err) {
   memset(o, 0, sizeof *o);
-  greedy_sys sys = {a, n, kind};
-  dab_rng rng;
-  dab_rng_seed(&rng, seed);
-  long moves = 0, randoms = 0;
-  for (int k = 0; k < games; k++) {
-    dab_rt_game gm = {.team = team >= 0 ? team : (int)(dab_rng_next(&rng) & 1), .oracle = oracle};
-    dab_status st = dab_rt_play(g, opp, greedy_choose, &sys, &rng, &gm, err);
-    if (st) return st;
-    o->win += gm.diff > 0;
-    o->draw += gm.diff == 0;
-    o->diff += gm.diff;
-    moves += gm.moves;
-    randoms += gm.random_moves;
-    o->graded += gm.graded;
-    o->optimal += (double)gm.optimal;
-    o->kept += (double)gm.kept;
-    o->lost += (double)gm.lost;
+  rt_job job = {.g = g, .a = a, .n = n, .kind = kind, .oracle = oracle, .games = games,
+                .team = team >= 0 ? team : -1, .seed = seed, .threads = threads};
+  rt_part s;
+  dab_status st = rt_run(&job, &s, err);
+  if (st) return st;
+  if (games > 0) {
+    o->win = (double)s.win / games;
+    o->draw = (double)s.draw / games;
+    o->diff = (double)s.diff / games;
   }
-  if (games) o->win /= games, o->draw /= games, o->diff /= games;
-  o->activity = moves ? 1.0 - (double)randoms / (double)moves : 0;
-  if (o->graded) o->optimal /= (double)o->graded, o->kept /= (double)o->graded, o->lost /= (double)o->graded;
+  o->activity = s.moves ? 1.0 - (double)s.randoms / (double)s.moves : 0;
+  o->graded = s.graded;
+  if (s.graded) {
+    o->optimal = (double)s.optimal / (double)s.graded;
+    o->kept = (double)s.kept / (double)s.graded;
+    o->lost = (double)s.lost / (double)s.graded;
+  }
   return DAB_OK;
 }
 

@@ -118,13 +118,17 @@ int dab_rt_greedy(const dab_ragent *a, int n, int kind, const dab_sgraph *sg, in
 
 /*
 ** Grades every agent's rule over the positions of `games` games (the
-** team, greedy, against opp with randomness opp_random, colours
-** alternating): per rule, the moves it made, how many were optimal and
-** the boxes they lost.  Resets and fills graded/optimal/lost/fired.
+** team, greedy, against `chain` with randomness opp_random, colours
+** alternating: game k plays colour k & 1): per rule, the moves it made,
+** how many were optimal and the boxes they lost.  Resets and fills
+** graded/optimal/lost/fired.  Game k draws from the stream (seed, k); the
+** games run on `threads` threads (each with its own opponent) and the
+** result does not depend on how many.
+** RETURN: DAB_OK; the opponent's, the oracle's or dab_rt_play's error;
+** DAB_ENOMEM.
 */
-dab_status dab_rt_grade_rules(const dab_geom *g, dab_ragent *a, int n, int kind, dab_player *opp,
-                              const dab_oracle *oracle, int games, double opp_random, uint64_t seed,
-                              dab_err *err);
+dab_status dab_rt_grade_rules(const dab_geom *g, dab_ragent *a, int n, int kind, const dab_oracle *oracle,
+                              int games, double opp_random, uint64_t seed, int threads, dab_err *err);
 
 /*
 ** Grades each rule alone: over the positions of `games` games of random
@@ -135,8 +139,11 @@ dab_status dab_rt_grade_rules(const dab_geom *g, dab_ragent *a, int n, int kind,
 dab_status dab_rt_grade_alone(const dab_geom *g, dab_ragent *a, int n, const dab_oracle *oracle, int games,
                               uint64_t seed, dab_err *err);
 
-/* A greedy team's score over `games` games against opp (no randomness,
-** empty board); team: its colour, or -1 for a random colour each game. */
+/* A greedy team's score over `games` games against `chain` (no
+** randomness, empty board); team: its colour, or -1 for a random colour
+** each game.  Graded by the oracle when one is given.  Game k draws from
+** the stream (seed, k), on `threads` threads: the result does not depend
+** on how many.  RETURN: as dab_rt_grade_rules. */
 typedef struct dab_rt_eval_out {
   double win, draw, diff;        /* shares of games; mean box difference */
   double activity;               /* share of the team's moves a rule made */
@@ -144,9 +151,66 @@ typedef struct dab_rt_eval_out {
   double optimal, kept, lost;    /* shares and mean boxes lost per move */
 } dab_rt_eval_out;
 
-dab_status dab_rt_eval(const dab_geom *g, const dab_ragent *a, int n, int kind, dab_player *opp,
-                       const dab_oracle *oracle, int games, int team, uint64_t seed, dab_rt_eval_out *o,
-                       dab_err *err);
+dab_status dab_rt_eval(const dab_geom *g, const dab_ragent *a, int n, int kind, const dab_oracle *oracle,
+                       int games, int team, uint64_t seed, int threads, dab_rt_eval_out *o, dab_err *err);
+
+/* ---- Checkpoints (ruleteam_ckpt.c) ---------------------------------------
+**
+** A stopped `dab train econ|erl` run writes a checkpoint: a model file
+** (agents/agent.h) of kind "econ" or "erl" whose params hold the run's
+** settings and loop state (the trainer's: "checkpoint=1" among them) and
+** whose payload holds the agents exactly, all integers little-endian:
+**
+**   uint32 n                        agents, in population order
+**   per agent:
+**     5 x float64 (IEEE bits)       q f bid wealth lost
+**     4 x int64                     fired graded optimal born
+**     6 x uint8                     nnodes act_a act_b act_pos act_pos_b act_prop
+**     uint16 ntok
+**     nnodes x 10 bytes             sym deg len plus, uint16 id, nb[4]
+**     ntok x 2 bytes                node flags
+**
+** The rule's derived fields are recomputed (dab_rule_finish), so a
+** resumed population matches exactly as the stopped one did (a rule's
+** text would not: reparsing renumbers its unnumbered nodes).
+*/
+
+/* Writes the checkpoint.  RETURN: DAB_OK; DAB_ENOMEM; dab_model_write's
+** errors. */
+dab_status dab_rt_ckpt_write(const char *path, const dab_geom *g, const char *kind, const char *params,
+                             const dab_ragent *a, int n, dab_err *err);
+
+/*
+** Reads a checkpoint of `kind` for board g: h gets its header (params),
+** a[0 .. *n) the agents (at most cap).
+** RETURN: DAB_OK; dab_model_read's errors; DAB_EBOARD for another board;
+** DAB_EINPUT when it is not a checkpoint (no "checkpoint" param: a
+** finished rule file or model); DAB_ECORRUPT for a payload of the wrong
+** length, more than cap agents, or a rule that is out of range or invalid.
+** Every message is one line naming the file.
+*/
+dab_status dab_rt_ckpt_read(const char *path, const dab_geom *g, const char *kind, dab_model_header *h,
+                            dab_ragent *a, int cap, int *n, dab_err *err);
+
+/* Params values (see dab_params_get): a number (strtod: decimal or the
+** exact "%a" hex form), a whole number, an unsigned one.  RETURN: false
+** when key is absent or its value malformed (*out unchanged). */
+bool dab_rt_param_f64(const char *params, const char *key, double *out);
+bool dab_rt_param_long(const char *params, const char *key, long *out);
+bool dab_rt_param_u64(const char *params, const char *key, uint64_t *out);
+/* The index of key's value among the '|'-separated choices, or -1. */
+int dab_rt_param_choice(const char *params, const char *key, const char *choices);
+/* Copies choice idx of the '|'-separated choices into buf (cap bytes; ""
+** when there is no such choice) and returns buf. */
+const char *dab_rt_choice_name(const char *choices, int idx, char *buf, size_t cap);
+
+/* The rng state and match counters as one params value each
+** ("s0:s1:s2:s3" in hex; "tests:prefiltered:..." in decimal): fmt writes
+** into buf (cap bytes), parse returns false when malformed. */
+void dab_rt_rng_fmt(const dab_rng *r, char *buf, size_t cap);
+bool dab_rt_rng_parse(const char *params, const char *key, dab_rng *r);
+void dab_rt_stats_fmt(const dab_rmatch_stats *s, char *buf, size_t cap);
+bool dab_rt_stats_parse(const char *params, const char *key, dab_rmatch_stats *s);
 
 /* Both trainers make the opponent "chain" for g.  RETURN: as dab_player_new. */
 dab_status dab_rt_opponent(const dab_geom *g, dab_player **out, dab_err *err);

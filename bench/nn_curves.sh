@@ -22,3 +22,6 @@ run ifs-hi      --method=ifs --mutation=0.005 --games 1000000
 run oracle-fitness --method=oracle-fitness --opponent=level1 --mutation=0.00072 --games 1000000
 run backprop    --method=backprop --generations 200
 run oracle      --method=oracle --generations 60
+# Beyond the paper: more hidden units, and softmax targets (the goal's net).
+run oracle-h64  --method=oracle --hidden=64 --rate=0.05 --generations 60
+run oracle-best --method=oracle --hidden=128 --loss=softmax --rate=0.05 --positions=400000 --generations 100

@@ -22,7 +22,7 @@ static const char usage[] =
     "file is written to a temporary name, synced, compacted and renamed, so an\n"
     "interrupted build never leaves a half-written tablebase.\n"
     "  -o FILE             output file (default: RxC.dab in --tb DIR, else the first\n"
-    "                      directory of $DAB_TB_PATH, else data/tb/ of the project)\n"
+    "                      directory of $DAB_TB_PATH, else ~/.cache/dab; dab info)\n"
     "  --threads N         worker threads (default: all cores)\n"
     "  --plan              print entries per layer, peak memory, temporary disk and\n"
     "                      the estimated time, and build nothing\n"
@@ -60,9 +60,13 @@ static int print_plan(const char *path, const dabtb_plan *p) {
   printf("temporary disk: %.2f GiB (%s); file about %.0f MB\n", gib(p->disk_bytes),
          p->full_array ? "the file twice" : "the layers, plus the file twice",
          (double)p->file_bytes / 1e6);
-  print_time("estimated time: ", p->seconds);
-  printf(" on %d threads with free cores (timed sample: %.3g entries/s per thread)\n", p->threads,
-         p->sample_rate);
+  if (p->full_array)
+    printf("estimated time: not estimated for the full-array builder\n");
+  else {
+    print_time("estimated time: ", p->seconds);
+    printf(" on %d threads with free cores (timed sample: %.3g entries/s per thread)\n", p->threads,
+           p->sample_rate);
+  }
   if (p->layers_done) printf("resume: %d finished layers on disk\n", p->layers_done);
   return p->fits ? CLI_OK : CLI_FAIL;
 }

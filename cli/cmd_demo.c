@@ -11,7 +11,7 @@
 static const char usage[] =
     "usage: dab demo [RxC]\n\n"
     "Opens the tablebase of a small board (default 3x3) through the oracle,\n"
-    "which builds data/tb/RxC.dab on first use (boards up to 3x3), probes the\n"
+    "which builds RxC.dab in the cache on first use (boards up to 3x3), probes the\n"
     "empty board and every first move, then plays one optimal game and draws\n"
     "the final position.\n";
 
@@ -29,7 +29,7 @@ int dab_cmd_demo(int argc, char **argv) {
   dab_status st = dab_oracle_open(g->rows, g->cols, NULL, &o, &err);
   if (st) return cli_error("demo", st, err.msg);
   static dab_analysis a;
-  printf("== %dx%d tablebase (data/tb/%dx%d.dab, built on first use): the start position ==\n",
+  printf("== %dx%d tablebase (%dx%d.dab, built on first use; dab info says where): the start position ==\n",
          g->rows, g->cols, g->rows, g->cols);
   if ((st = dab_oracle_analyze(o, &p.game.lines, &a, &err))) {
     dab_oracle_close(o);

@@ -2,6 +2,8 @@
 ** cmd_info.c: `dab info FILE` prints what a tablebase holds.
 ** See Copyright Notice in README.md
 */
+#include <limits.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
 #include "cli/cliutil.h"
@@ -9,10 +11,13 @@
 #include "cli/tbcli.h"
 
 static const char usage[] =
-    "usage: dab info FILE [--tb DIR] [--json]\n\n"
+    "usage: dab info [FILE] [--tb DIR] [--json]\n\n"
     "Prints the meta records of a tablebase (board, index scheme, encoding, counts,\n"
     "per-layer checksums, generator and build date) and what it covers.\n"
-    "FILE may also be a board (3x3 or 3x3.dab), found on the search path.\n";
+    "FILE may also be a board (3x3 or 3x3.dab), found on the search path.\n"
+    "Without FILE: where tables are looked up, in order, and where a table built\n"
+    "on demand would be written ($XDG_CACHE_HOME/dab or ~/.cache/dab unless --tb\n"
+    "or $DAB_TB_PATH says otherwise; nowhere when DAB_READONLY=1).\n";
 
 typedef struct info_ctx {
   bool json;
@@ -49,9 +54,27 @@ int dab_cmd_info(int argc, char **argv) {
                            {NULL, 0, NULL, 0}};
   int n, rc = cli_parse_args("info", argc, argv, table, &file, 1, &n, usage);
   if (rc) return rc < 0 ? CLI_OK : rc;
-  if (n == 0) {
-    fputs(usage, stderr);
-    return CLI_USAGE;
+  if (n == 0) { /* where tables live */
+    char look[4096], write[PATH_MAX + 128];
+    dabtb_where(tb_dir, look, sizeof look, write, sizeof write);
+    if (c.json) {
+      printf("{\"lookup\":[");
+      int k = 0;
+      for (char *save = NULL, *d = strtok_r(look, ":", &save); d; d = strtok_r(NULL, ":", &save)) {
+        printf("%s", k++ ? "," : "");
+        put_json_string(d);
+      }
+      printf("],\"write\":");
+      put_json_string(write);
+      printf(",\"read_only\":%s}\n", dabtb_readonly() ? "true" : "false");
+    } else {
+      printf("%-24s %s\n", "tables looked up in", *look ? "" : "(no directory)");
+      for (char *save = NULL, *d = strtok_r(look, ":", &save); d; d = strtok_r(NULL, ":", &save))
+        printf("  %s\n", d);
+      printf("%-24s %s\n", "new tables written to", write);
+      printf("%-24s %s\n", "read-only mode", dabtb_readonly() ? "on (DAB_READONLY)" : "off");
+    }
+    return CLI_OK;
   }
   dabtb *tb;
   rc = tbcli_open("info", file, tb_dir, &tb);

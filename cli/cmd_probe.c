@@ -14,7 +14,8 @@ static const char usage[] =
     "       dab probe FILE -            (positions on stdin, one per line)\n\n"
     "Prints the value of POS, of every legal move, and the best moves, read from\n"
     "the tablebase FILE: the same output as `dab solve`.  FILE may also be a board\n"
-    "(3x4 or 3x4.dab), found on the search path: --tb DIR, $DAB_TB_PATH, data/tb/.\n"
+    "(3x4 or 3x4.dab), found on the search path: --tb DIR, $DAB_TB_PATH, ~/.cache/dab,\n"
+    "data/tb/ (dab info).\n"
     "With '-', every stdin line is a position (RxC, RxC:DBN or RxC@m1,m2,...) and\n"
     "every output line one JSON object {\"rows\",\"cols\",\"value\",\"moves\",\"best\"};\n"
     "a bad line gives {\"input\":...,\"error\":...} and the exit code is then 2.\n";

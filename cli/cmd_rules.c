@@ -10,7 +10,7 @@
 #include "cli/commands.h"
 
 static const char usage[] =
-    "usage: dab rules show FILE [--oracle] [--games N] [--top N] [--min-fired N]\n"
+    "usage: dab rules show FILE [--oracle] [--games N] [--top N] [--min-fired N] [--threads N]\n"
     "       dab rules grade [--board RxC] [--games N] RULE...\n"
     "\n"
     "Lists the rules of a rule file (dab train econ / erl), most used first:\n"
@@ -21,6 +21,8 @@ static const char usage[] =
     "team against chain (default 2000, colours alternating).  Then the best\n"
     "and worst rules among those fired at least --min-fired times (20).\n"
     "  --top N   list the N most used rules (default 30; 0 = all)\n"
+    "  --threads N   play the graded games on N threads (default 1; the\n"
+    "            grades are the same for every N)\n"
     "\n"
     "grade: each rule text alone, on every position of --games games of\n"
     "random play (default 2000) that it matches: its firings, the share of\n"
@@ -100,7 +102,7 @@ static void header(bool erl) {
 
 int dab_cmd_rules(int argc, char **argv) {
   bool oracle_on = false;
-  long games = 2000, top = 30, min_fired = 20;
+  long games = 2000, top = 30, min_fired = 20, threads = 1;
   const char *words[64];
   const char *board = NULL;
   int nw = 0;
@@ -108,6 +110,7 @@ int dab_cmd_rules(int argc, char **argv) {
                     {"--games", CLI_COUNT, &games, 100000000},
                     {"--top", CLI_COUNT, &top, 100000000},
                     {"--min-fired", CLI_COUNT, &min_fired, 100000000},
+                    {"--threads", CLI_COUNT, &threads, 256},
                     {"--board", CLI_TEXT, &board, 0},
                     {NULL, CLI_FLAG, NULL, 0}};
   int rc = cli_parse_args("rules", argc, argv, opts, words, 64, &nw, usage);
@@ -125,14 +128,12 @@ int dab_cmd_rules(int argc, char **argv) {
   if (st) return cli_error("rules", st, err.msg);
   bool erl = !strcmp(h.kind, "erl");
   dab_player_env *env = NULL;
-  dab_player *opp = NULL;
   if (oracle_on) {
     dab_geom g;
     const dab_oracle *oracle;
     if (!(st = dab_geom_init(&g, h.rows, h.cols, &err)) && !(st = dab_player_env_new(NULL, &env, &err)) &&
-        !(st = dab_player_env_oracle(env, h.rows, h.cols, &oracle, &err)) && !(st = dab_rt_opponent(&g, &opp, &err)))
-      st = dab_rt_grade_rules(&g, a, n, erl, opp, oracle, (int)games, 0, 1, &err);
-    dab_player_free(opp);
+        !(st = dab_player_env_oracle(env, h.rows, h.cols, &oracle, &err)))
+      st = dab_rt_grade_rules(&g, a, n, erl, oracle, (int)games, 0, 1, (int)threads, &err);
     dab_player_env_free(env);
     if (st) {
       free(a);

@@ -1,20 +1,17 @@
 /*
 ** cmd_solve.c: `dab solve POS` prints the value of POS, of every move, and
-** the optimal moves: from the oracle when it covers the board, otherwise
-** by alpha-beta search (or retrograde with --retro).
+** the optimal moves, as the oracle gives them (a table, the solved store,
+** or search; a retrograde below POS with --retro), and the plan first.
 ** See Copyright Notice in README.md
 */
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "sysmem.h"
 #include "cli/cliutil.h"
 #include "cli/commands.h"
 #include "cli/solveproof.h"
-#include "cli/solvestore.h"
 #include "oracle/oracle.h"
 #include "solver/ab.h"
-#include "solver/retro.h"
 
 static const char usage[] =
     "usage: dab solve POS [options]      dab solve - [options]  (one POS per stdin line)\n\n"
@@ -29,8 +26,9 @@ static const char usage[] =
     "  --value-only   prove the value of POS only (skip the value of every move)\n"
     "  --search       search even when the oracle covers the board\n"
     "  --retro        solve every position below POS by retrograde (<= 32 undrawn lines)\n"
-    "  --hash SIZE    transposition table size, e.g. 512M, 4G (default: by board,\n"
-    "                 512M at 36 lines doubling every two, at most 8G or half the memory)\n"
+    "  --hash SIZE    transposition table size, e.g. 512M, 4G (default: by the query,\n"
+    "                 512M at 36 free lines doubling every two, at most 8G or half the\n"
+    "                 memory, and 16 bytes a node under --node-limit)\n"
     "  --threads N    search / build threads (default: all cores)\n"
     "  --no-border    do not use the border-line equivalence\n"
     "  --no-decline   try every move when a capture hands over a box\n"
@@ -46,6 +44,7 @@ static const char usage[] =
     "Boards without a table keep what a search proves in RxC.dab on the tablebase\n"
     "path (its solved store): a repeated query is answered from it at once, and a\n"
     "rerun after Ctrl-C or a kill resumes from the bounds proved so far.\n"
+    "A search first says its plan (memory, expected scale, where results go).\n"
     "A progress line (nodes/s, current bounds) is shown on a terminal.  Ctrl-C\n"
     "stops a search and prints the bounds proved so far (exit 1).\n";
 
@@ -61,52 +60,44 @@ typedef struct solve_cfg {
   int score;
 } solve_cfg;
 
-/* The table when --hash is not given: 512 MiB at 36 lines, doubling every
-** two lines, at least 16 MiB, at most 8 GiB or half the available memory.
-** Measured (22 Nov 2026, docs/solver.md): a search stores one entry
-** per ~17 nodes (16 bytes each), so 2x7 (36 lines) fills ~90 MB, 3x5 (38)
-** ~550 MB, 4x4 (40) ~600 MB; 3x5 in 1 GiB and 4x4 in 2 GiB were as fast
-** as with 4 and 8 GiB, and setting up and releasing 8 GiB cost 5-7 s. */
-static uint64_t default_hash(const dab_geom *g) {
-  int half_steps = (g->nlines - 36) / 2; /* rounds toward zero: fine below 36 */
-  uint64_t bytes = half_steps >= 4 ? 8ull << 30
-                   : half_steps >= 0 ? (512ull << 20) << half_steps
-                   : half_steps <= -5 ? 16ull << 20
-                   : (512ull << 20) >> -half_steps;
-  uint64_t avail = dab_mem_available();
-  if (avail && bytes > avail / 2) bytes = avail / 2;
-  return bytes < (16ull << 20) ? 16ull << 20 : bytes;
+/* The oracle's warnings (a store that cannot be written, ...). */
+static void print_warning(void *ctx, const char *msg) {
+  (void)ctx;
+  cli_progress_end();
+  fprintf(stderr, "dab solve: warning: %s\n", msg);
 }
 
-/* One solver and one oracle per board, reused across stdin lines (keeps
-** the table warm, builds the oracle once). */
-static dab_ab *solver;
+/* Opens the oracle that answers for the board of g: every source in turn,
+** search with the board's solved store last (--search: search only,
+** --retro: a retrograde table below each position). */
+static dab_status open_oracle(const dab_geom *g, const solve_cfg *c, dab_oracle **out, dab_err *err) {
+  dab_ab_opts ao;
+  dab_ab_default_opts(&ao);
+  ao.border_equiv = c->border;
+  ao.decline_rule = c->decline;
+  if (!c->sle) ao.sle = false;
+  if (!c->graph) ao.graph_keys = false;
+  const char *every = getenv("DAB_CHECKPOINT_SECONDS"); /* tests: a fixed checkpoint period */
+  dab_oracle_opts oo = {.tb_dir = c->tb_dir,
+                        .threads = c->threads ? c->threads : cli_cores(),
+                        .search = !c->force_retro,
+                        .search_hash = c->hash,
+                        .search_node_limit = c->node_limit,
+                        .only = c->force_retro ? DAB_ORACLE_ONLY_RETRO
+                                : c->force_search ? DAB_ORACLE_ONLY_SEARCH
+                                                  : DAB_ORACLE_ANY,
+                        .store = c->no_store ? DAB_ORACLE_STORE_READ : DAB_ORACLE_STORE_WRITE,
+                        .checkpoint_seconds = every && atof(every) > 0 ? atof(every) : 0,
+                        .search_opts = &ao,
+                        .progress = c->json ? NULL : cli_progress,
+                        .warn = print_warning,
+                        .cancel = cli_cancel_on_signal()};
+  return dab_oracle_open(g->rows, g->cols, &oo, out, err);
+}
+
+/* One oracle per board, reused across stdin lines (keeps the search
+** table warm, builds a table once). */
 static dab_oracle *oracle;
-
-static dab_ab *get_solver(const dab_geom *g, const solve_cfg *c, dab_err *err, dab_status *st) {
-  if (solver) {
-    const dab_geom *sg = dab_ab_geom(solver);
-    if (sg->rows == g->rows && sg->cols == g->cols) return solver;
-    dab_ab_free(solver);
-    solver = NULL;
-  }
-  dab_ab_opts o;
-  dab_ab_default_opts(&o);
-  o.hash_bytes = c->hash ? c->hash : default_hash(g);
-  o.threads = c->threads ? c->threads : cli_cores();
-  o.border_equiv = c->border;
-  o.decline_rule = c->decline;
-  if (!c->sle) o.sle = false;
-  o.cancel = cli_cancel_on_signal();
-  o.node_limit = c->node_limit;
-  o.on_bound = solvestore_on_bound; /* stores root bounds as they are proved */
-  o.progress = solvestore_progress; /* the progress line, and checkpoints */
-  o.progress_ctx = c->json ? NULL : (void *)1;
-  if (!c->graph) o.graph_keys = false;
-  if (!c->json) cli_announce_memory("solve", "the search (table and key caches)", dab_ab_memory(&o));
-  solver = dab_ab_new(g, &o, st, err);
-  return solver;
-}
 
 /* An empty board whose divisible proof is kept in data/proofs/ (under the
 ** current directory, as the README's commands run; docs/proofs.md) is better
@@ -126,103 +117,147 @@ static void mention_proof(const dab_geom *g, uint64_t root) {
           dir, g->rows, g->cols, dir);
 }
 
+/* "3.2 min", "5 days", "2e+05 years": a duration at the scale it lives on. */
+static void format_duration(double s, char *buf, size_t len) {
+  static const struct { double secs; const char *unit; } u[] = {
+      {365.25 * 86400, "years"}, {86400, "days"}, {3600, "h"}, {60, "min"}, {1, "s"}};
+  for (size_t i = 0; i < sizeof u / sizeof u[0]; i++)
+    if (s >= u[i].secs || i + 1 == sizeof u / sizeof u[0]) {
+      double v = s / u[i].secs;
+      snprintf(buf, len, v >= 1e4 ? "%.0e %s" : v >= 10 ? "%.0f %s" : "%.1f %s", v, u[i].unit);
+      return;
+    }
+}
+
+/* Says what a query will cost before it starts: the memory of a table
+** built for it and, for a search, the expected scale and where the results
+** go; a search the machine cannot be expected to finish says so. */
+static void print_plan(const dab_parsed *p, const solve_cfg *c) {
+  dab_oracle_plan plan;
+  if (dab_oracle_plan_query(oracle, &p->game.lines, &plan, NULL) || !plan.source) return;
+  if (!strcmp(plan.source, "retro")) {
+    cli_announce_memory("solve", "the retrograde table", plan.new_bytes);
+    return;
+  }
+  if (strcmp(plan.source, "search")) return;
+  const dab_geom *g = &p->geom;
+  double threads = c->threads ? c->threads : cli_cores();
+  double wall = plan.expected_seconds / threads;
+  bool long_one = wall >= 10;   /* worth the plan's detail */
+  if (c->json && wall < 600) return;
+  if (!long_one) {
+    cli_announce_memory("solve", "the search (table and key caches)", plan.new_bytes);
+    return;
+  }
+  char scale[48], mem[48];
+  format_duration(wall, scale, sizeof scale);
+  if (plan.new_bytes) snprintf(mem, sizeof mem, "%.0f MiB", (double)plan.new_bytes / 1048576.0);
+  else snprintf(mem, sizeof mem, "the table held");
+  fprintf(stderr, "dab solve: plan: exact search of %dx%d from %d free lines, %s (table %.0f MiB and key cache)\n",
+          g->rows, g->cols, plan.free_lines, mem, (double)plan.table_bytes / 1048576.0);
+  fprintf(stderr, "  expected scale: up to ~%s on %.0f thread%s (an empty board of %d lines; a position in play "
+                  "costs less)\n", scale, threads, threads > 1 ? "s" : "", plan.free_lines);
+  if (plan.store_write)
+    fprintf(stderr, "  results are kept in %s as they are proved: Ctrl-C stops, a rerun resumes\n",
+            plan.store[0] ? plan.store : "the board's tablebase file (created on the tablebase path)");
+  if (wall >= 30 * 86400.0 && !c->node_limit)
+    fprintf(stderr, "  this search will not finish on this machine; --node-limit N bounds it, and a "
+                    "divisible proof (dab solve --proof) splits it over machines\n");
+}
+
+/* Appends the JSON string s (escaped) to out. */
+static size_t json_str(char *out, size_t len, const char *s) {
+  size_t n = 0;
+  if (n < len) out[n++] = '"';
+  for (; *s && n + 3 < len; s++) {
+    if (*s == '"' || *s == '\\') out[n++] = '\\';
+    out[n++] = (char)((unsigned char)*s < 32 ? '?' : *s);
+  }
+  if (n < len) out[n++] = '"';
+  if (n < len) out[n] = 0;
+  else if (len) out[len - 1] = 0;
+  return n;
+}
+
+/* The JSON / text extras of a stored or searched answer. */
+static void format_extras(const dab_oracle_info *in, const solve_cfg *c, char *extra, size_t extra_len,
+                          char *text, size_t text_len) {
+  bool stored = !strcmp(in->source, "stored");
+  size_t n = (size_t)snprintf(extra, extra_len, "\"source\":\"%s\",\"pv\":[", in->source);
+  for (int i = 0; i < in->npv && n < extra_len; i++)
+    n += (size_t)snprintf(extra + n, extra_len - n, "%s%d", i ? "," : "", in->pv[i]);
+  size_t t = (size_t)snprintf(text, text_len, "pv   ");
+  for (int i = 0; i < in->npv && t < text_len; i++) t += (size_t)snprintf(text + t, text_len - t, " %d", in->pv[i]);
+  if (stored) {
+    if (n < extra_len) n += (size_t)snprintf(extra + n, extra_len - n, "],\"nodes\":0,\"seconds\":%.6f,\"store\":", in->seconds);
+    if (n < extra_len) json_str(extra + n, extra_len - n, in->store);
+    if (t < text_len)
+      snprintf(text + t, text_len - t, "\nstored: answered from %.2000s in %.3f ms (no search)\n", in->store,
+               in->seconds * 1e3);
+    return;
+  }
+  if (n < extra_len)
+    n += (size_t)snprintf(extra + n, extra_len - n,
+             "],\"nodes\":%llu,\"seconds\":%.3f,\"tt\":{\"capacity\":%llu,\"used\":%llu,\"probes\":%llu,\"hits\":%llu}",
+             (unsigned long long)in->nodes, in->seconds, (unsigned long long)in->tt_capacity,
+             (unsigned long long)in->tt_used, (unsigned long long)in->tt_probes, (unsigned long long)in->tt_hits);
+  if (t < text_len)
+    t += (size_t)snprintf(text + t, text_len - t,
+             "\nsearch: %llu nodes in %.2f s (%.2f M nodes/s), table %.0f%% of %llu entries used, %.0f%% probe hits\n",
+             (unsigned long long)in->nodes, in->seconds, in->seconds > 0 ? (double)in->nodes / in->seconds / 1e6 : 0.0,
+             in->tt_capacity ? 100.0 * (double)in->tt_used / (double)in->tt_capacity : 0.0,
+             (unsigned long long)in->tt_capacity,
+             in->tt_probes ? 100.0 * (double)in->tt_hits / (double)in->tt_probes : 0.0);
+  if (!in->store_serves) return; /* a board a table covers keeps no store */
+  if (n + 12 < extra_len) {
+    n += (size_t)snprintf(extra + n, extra_len - n, ",\"store\":");
+    if (in->store_writable) json_str(extra + n, extra_len - n, in->store);
+    else snprintf(extra + n, extra_len - n, "null");
+  }
+  if (t >= text_len) return;
+  if (in->store_writable)
+    snprintf(text + t, text_len - t, "stored: %llu records in %.2000s (%llu written by this run, %.1f ms)\n",
+             (unsigned long long)in->store_records, in->store, (unsigned long long)in->store_written,
+             in->store_seconds * 1e3);
+  else
+    snprintf(text + t, text_len - t, "stored: nothing (%s)\n",
+             c->no_store ? "--no-store" : in->store_open ? "the store is read-only here" : "no store");
+}
+
 /* Solves one parsed position into a and the extra JSON / text lines.
-** RETURN: status; on DAB_ECANCELED `extra` holds the bounds message. */
+** RETURN: status; on DAB_ECANCELED err holds the bounds message. */
 static dab_status solve_one(const dab_parsed *p, const solve_cfg *c, dab_analysis *a, char *extra,
                             size_t extra_len, char *text_extra, size_t text_len, dab_err *err) {
   const dab_geom *g = &p->geom;
   extra[0] = text_extra[0] = 0;
-  dab_status st = DAB_EBOARD;
-  if (!c->force_search && !c->force_retro) {
-    if (oracle) {
-      const dab_geom *og = dab_oracle_geom(oracle);
-      if (og->rows != g->rows || og->cols != g->cols) {
-        dab_oracle_close(oracle);
-        oracle = NULL;
-      }
+  if (oracle) {
+    const dab_geom *og = dab_oracle_geom(oracle);
+    if (og->rows != g->rows || og->cols != g->cols) {
+      dab_oracle_close(oracle);
+      oracle = NULL;
     }
-    st = DAB_OK;
-    if (!oracle) {
-      dab_oracle_opts oo = {.tb_dir = c->tb_dir, .threads = c->threads};
-      st = dab_oracle_open(g->rows, g->cols, &oo, &oracle, err);
-    }
-    if (st == DAB_OK) /* the oracle's answer keeps exactly the stable keys */
-      return dab_oracle_analyze(oracle, &p->game.lines, a, err);
-    oracle = NULL;
-    if (st != DAB_EBOARD) return st;
   }
-  if (!dab_geom_fast(g))
-    return dab_fail(err, DAB_EBOARD, "boards over 64 lines cannot be solved exactly (%dx%d has %d)",
-                    g->rows, g->cols, g->nlines);
-  uint64_t root = dab_ls_word(&p->game.lines);
-  if (c->force_retro) {
-    dab_retro_opts ro = {.threads = c->threads, .progress = c->json ? NULL : cli_progress,
-                         .cancel = cli_cancel_on_signal()};
-    cli_announce_memory("solve", "the retrograde table",
-                        dab_retro_bytes(__builtin_popcountll(g->all_lines & ~root)));
-    dab_retro *r;
-    st = dab_retro_solve(g, root, &ro, &r, err);
-    cli_progress_end();
-    if (st == DAB_OK) {
-      st = dab_retro_analyze(r, root, a, err);
-      dab_retro_free(r);
-    }
+  dab_status st = DAB_OK;
+  if (!oracle && (st = open_oracle(g, c, &oracle, err))) {
+    oracle = NULL;
     return st;
   }
-  if (!c->force_search || !solvestore_board_covered(g, c->tb_dir)) {
-    solvestore_select(g, c->tb_dir, c->no_store);
-    if (solvestore_answer(root, c->value_only, a, extra, extra_len, text_extra, text_len)) return DAB_OK;
-  } else {
-    solvestore_close();
-  }
-  dab_ab *ab = get_solver(g, c, err, &st);
-  if (!ab) return st;
-  if (!c->json) mention_proof(g, root);
-  dab_ab_reset_stats(ab);
-  solvestore_seed(ab);
-  int v = 0, lo = 0, hi = 0;
-  st = solvestore_solve(ab, root, &v, &lo, &hi, err);
-  if (st == DAB_ECANCELED) {
-    cli_progress_end();
-    return dab_fail(err, st, "interrupted: the value of this position is proved to lie in [%+d,%+d]", lo, hi);
+  print_plan(p, c);
+  const char *source = dab_oracle_source(oracle);
+  if (!c->json && !strcmp(source, "search")) mention_proof(g, dab_ls_word(&p->game.lines));
+  static dab_oracle_info info;
+  int flags = DAB_ORACLE_PV | (c->value_only ? DAB_ORACLE_VALUE_ONLY : 0);
+  st = dab_oracle_query(oracle, &p->game.lines, flags, a, &info, err);
+  cli_progress_end();
+  if (st == DAB_ECANCELED && !strcmp(info.source, "search")) {
+    if (info.value_proved)
+      return dab_fail(err, st, "interrupted after proving the value %+d (move values unfinished)", info.lower);
+    return dab_fail(err, st, "interrupted: the value of this position is proved to lie in [%+d,%+d]",
+                    info.lower, info.upper);
   }
   if (st) return st;
-  if (c->value_only) {
-    memset(a, 0, sizeof *a);
-    a->value = v;
-    a->nmoves = 0;
-  } else {
-    st = solvestore_analyze(ab, root, v, a, err);
-    if (st == DAB_ECANCELED) {
-      cli_progress_end();
-      return dab_fail(err, st, "interrupted after proving the value %+d (move values unfinished)", v);
-    }
-    if (st) return st;
-    if (a->value != v) return dab_fail(err, DAB_EINTERNAL, "move values disagree with the value: solver bug");
-  }
-  int16_t pv[64];
-  int npv = dab_ab_pv(ab, root, pv, 64);
-  cli_progress_end();
-  dab_ab_stats s;
-  dab_ab_get_stats(ab, &s);
-  const dab_tt *tt = dab_ab_tt(ab);
-  uint64_t used = dab_tt_used(tt), cap = dab_tt_capacity(tt);
-  size_t n = (size_t)snprintf(extra, extra_len, "\"source\":\"search\",\"pv\":[");
-  for (int i = 0; i < npv && n < extra_len; i++) n += (size_t)snprintf(extra + n, extra_len - n, "%s%d", i ? "," : "", pv[i]);
-  if (n < extra_len)
-    snprintf(extra + n, extra_len - n,
-             "],\"nodes\":%llu,\"seconds\":%.3f,\"tt\":{\"capacity\":%llu,\"used\":%llu,\"probes\":%llu,\"hits\":%llu}",
-             (unsigned long long)s.nodes, s.seconds, (unsigned long long)cap, (unsigned long long)used,
-             (unsigned long long)s.tt_probes, (unsigned long long)s.tt_hits);
-  n = (size_t)snprintf(text_extra, text_len, "pv   ");
-  for (int i = 0; i < npv && n < text_len; i++) n += (size_t)snprintf(text_extra + n, text_len - n, " %d", pv[i]);
-  if (n < text_len)
-    snprintf(text_extra + n, text_len - n,
-             "\nsearch: %llu nodes in %.2f s (%.2f M nodes/s), table %.0f%% of %llu entries used, %.0f%% probe hits\n",
-             (unsigned long long)s.nodes, s.seconds, s.seconds > 0 ? (double)s.nodes / s.seconds / 1e6 : 0.0,
-             cap ? 100.0 * (double)used / (double)cap : 0.0, (unsigned long long)cap,
-             s.tt_probes ? 100.0 * (double)s.tt_hits / (double)s.tt_probes : 0.0);
-  solvestore_finish(ab, root, a, c->value_only, v, pv, npv, extra, extra_len, text_extra, text_len);
+  if (!strcmp(info.source, "stored") || !strcmp(info.source, "search"))
+    format_extras(&info, c, extra, extra_len, text_extra, text_len);
   return DAB_OK;
 }
 
@@ -393,9 +428,6 @@ int dab_cmd_solve(int argc, char **argv) {
     if (st) rc = cli_error("solve", st, err.msg);
     else print_result(&p, &a, &c, extra, sizeof extra, text_extra, sizeof text_extra);
   }
-  dab_ab_free(solver);
-  solver = NULL;
-  solvestore_close();
   if (oracle) dab_oracle_close(oracle);
   oracle = NULL;
   return rc;

@@ -24,7 +24,8 @@
   X(train, "train a learning agent (q, ...) graded by the oracle; a model file") \
   X(plot, "learning curves of a training log (CSV) as a PNG, with gnuplot")     \
   X(rules, "rule-graph teams (econ, erl): each rule with its numbers, graded by the oracle") \
-  X(matrix, "matrix games: exact Nash equilibria, Q-learners, replicator plots")
+  X(matrix, "matrix games: exact Nash equilibria, Q-learners, replicator plots") \
+  X(serve, "the oracle and players over HTTP/JSON, and the web analysis board")
 
 #define DAB_DECLARE(name, summary) int dab_cmd_##name(int argc, char **argv);
 DAB_COMMANDS(DAB_DECLARE)

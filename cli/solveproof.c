@@ -8,7 +8,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "cli/cliutil.h"
-#include "cli/solvestore.h"
+#include "proof/prover.h"
 #include "cli/solveproof.h"
 #include "solver/proof.h"
 
@@ -133,153 +133,6 @@ static void claim_label(const dab_proof *pf, const dab_proof_claim *c, char *buf
   snprintf(buf, len, "%s %s", pos, dab_proof_claim_text(c->dir, c->bound, cl));
 }
 
-static bool in_part(const proof_cfg *cfg, const dab_proof_claim *c) {
-  if (cfg->part_n <= 1) return true;
-  /* by subtree, not by claim: a subtree's leaves share one warm table */
-  uint64_t h = c->group * 0x9e3779b97f4a7c15ull;
-  h ^= h >> 29;
-  h *= 0xbf58476d1ce4e5b9ull;
-  h ^= h >> 32;
-  return (int)(h % (uint64_t)cfg->part_n) == cfg->part_i;
-}
-
-static int cmp_dbl(const void *a, const void *b) {
-  double x = *(const double *)a, y = *(const double *)b;
-  return x < y ? -1 : x > y;
-}
-
-typedef struct subtree_times {
-  double median, mean, cpu_median, cpu_mean; /* of the subtree records */
-  size_t open[2];                            /* open subtrees: [0] GE claims, [1] LE */
-  size_t attempts[2], given_up[2];           /* direct attempts on each kind, and given up */
-  double attempt_cpu_mean[2];                /* mean CPU seconds of an attempt of each kind */
-  double eta_cpu;                            /* sum over open subtrees of their kind's mean */
-} subtree_times;
-
-/* Sorts t[0..k) (k > 0).  RETURN: the median; *mean gets the mean. */
-static double median_and_mean(double *t, size_t k, double *mean) {
-  qsort(t, k, sizeof *t, cmp_dbl);
-  *mean = 0;
-  for (size_t i = 0; i < k; i++) *mean += t[i] / (double)k;
-  return t[k / 2];
-}
-
-/*
-** The estimate by subtrees (what --direct solves): open inner nodes two
-** plies above the split depth, and the median and mean time of the records
-** at that depth, wall seconds and CPU seconds (x threads: what an ETA in
-** CPU time needs).  The ETA charges each open subtree the mean CPU time of
-** the direct attempts on subtrees of its kind (GE: an OR node, LE: an AND
-** node, which costs several times as much on 4x5), an attempt that was
-** given up counted at the time it ran (its leaves come on top, so the ETA
-** is low for those).  *n = 0 when there is nothing to say.
-*/
-static void subtree_estimate(dab_proof *pf, size_t *n, subtree_times *st) {
-  const dab_proof_spec *sp = dab_proof_get_spec(pf);
-  *n = 0;
-  memset(st, 0, sizeof *st);
-  if (sp->depth < 2) return;
-  int want = __builtin_popcountll(sp->root) + sp->depth - 2;
-  size_t nr;
-  const dab_proof_rec *r = dab_proof_records(pf, &nr);
-  double *t = malloc((nr ? nr : 1) * sizeof *t), *cpu = malloc((nr ? nr : 1) * sizeof *cpu);
-  dab_proof_claim *nodes = malloc((1 << 16) * sizeof *nodes);
-  double sum[2] = {0, 0};
-  size_t k = 0;
-  if (t && cpu && nodes) {
-    for (size_t i = 0; i < nr; i++)
-      if (__builtin_popcountll(r[i].pos) == want) {
-        int kind = r[i].dir == DAB_PROOF_LE;
-        cpu[k] = dab_proof_rec_cpu(&r[i]);
-        sum[kind] += cpu[k];
-        st->attempts[kind]++;
-        t[k++] = r[i].seconds;
-      }
-    dab_proof_claim c;
-    double secs;
-    int threads;
-    for (size_t i = 0; dab_proof_direct_note(pf, i, &c, &secs, &threads); i++)
-      if (__builtin_popcountll(c.pos) == want) {
-        int kind = c.dir == DAB_PROOF_LE;
-        sum[kind] += secs * threads;
-        st->attempts[kind]++;
-        st->given_up[kind]++;
-      }
-    if (k && !dab_proof_open_at(pf, sp->depth - 2, nodes, 1 << 16, n, NULL)) {
-      st->median = median_and_mean(t, k, &st->mean);
-      st->cpu_median = median_and_mean(cpu, k, &st->cpu_mean);
-      size_t all = st->attempts[0] + st->attempts[1];
-      for (size_t i = 0; i < *n; i++) st->open[nodes[i].dir == DAB_PROOF_LE]++;
-      for (int kind = 0; kind < 2; kind++) {
-        /* a kind never attempted: the mean of every attempt */
-        st->attempt_cpu_mean[kind] = st->attempts[kind] ? sum[kind] / (double)st->attempts[kind]
-                                                        : (sum[0] + sum[1]) / (double)all;
-        st->eta_cpu += (double)st->open[kind] * st->attempt_cpu_mean[kind];
-      }
-    } else *n = 0;
-  }
-  free(t);
-  free(cpu);
-  free(nodes);
-}
-
-/* The default --rate-window: about an afternoon's work on one machine. */
-#define RATE_WINDOW (4 * 3600.0)
-
-/* The measured rate: what the last stretch of work did to the open leaves. */
-typedef struct rate_est {
-  char since[24];    /* the proof as it stood then (dab_proof_set_until); "0": empty */
-  double window_cpu; /* CPU seconds recorded since: records and given-up searches */
-  long long closed;  /* open leaves then minus open leaves now (net of new ones) */
-  double eta_cpu;    /* open now x window_cpu / closed; 0 when closed <= 0 */
-} rate_est;
-
-static int cmp_date_desc(const void *a, const void *b) {
-  return strcmp((*(const dab_proof_rec *const *)b)->date, (*(const dab_proof_rec *const *)a)->date);
-}
-
-/*
-** The rate the proof has actually been closing at: the proof is rebuilt
-** as it stood before the last cfg->rate_window CPU seconds of records (at
-** the date of the newest record older than them; the empty proof when
-** there are not that many), and the open leaves then and now are compared,
-** against the CPU time of every record and given-up search since.  Unlike the
-** estimates by medians and means, this charges the searches given up, the
-** leaves that follow them and the candidates refuted, and credits the
-** leaves that transpositions closed for free.
-** RETURN: false when there is no history to measure (out untouched).
-*/
-static bool rate_estimate(const proof_cfg *cfg, dab_proof *pf, const dab_proof_summary *now, rate_est *out) {
-  double window = cfg->rate_window;
-  size_t nr;
-  const dab_proof_rec *r = dab_proof_records(pf, &nr);
-  const dab_proof_rec **by_date = malloc((nr ? nr : 1) * sizeof *by_date);
-  if (!by_date) return false;
-  size_t nd = 0;
-  for (size_t i = 0; i < nr; i++)
-    if (r[i].date[0] && strcmp(r[i].date, "-")) by_date[nd++] = &r[i];
-  qsort(by_date, nd, sizeof *by_date, cmp_date_desc);
-  double cpu = 0;
-  size_t i = 0;
-  for (; i < nd && cpu < window; i++) cpu += dab_proof_rec_cpu(by_date[i]);
-  snprintf(out->since, sizeof out->since, "%s", i < nd ? by_date[i]->date : "0");
-  free(by_date);
-  if (!nd) return false;
-  dab_err err;
-  dab_proof *then = dab_proof_new(dab_proof_get_spec(pf), NULL, &err);
-  if (!then) return false;
-  dab_proof_set_until(then, out->since);
-  dab_proof_load_info li;
-  dab_proof_summary s;
-  bool ok = !dab_proof_load_dir(then, cfg->dir, &li, &err) && !dab_proof_eval(then, &s, NULL, 0, NULL, &err);
-  dab_proof_free(then);
-  if (!ok) return false;
-  out->window_cpu = now->cpu_seconds + now->given_up_cpu_seconds - s.cpu_seconds - s.given_up_cpu_seconds;
-  out->closed = (long long)s.leaves_open - (long long)now->leaves_open;
-  out->eta_cpu = out->closed > 0 ? (double)now->leaves_open * out->window_cpu / (double)out->closed : 0;
-  return out->window_cpu > 0;
-}
-
 static void print_summary(const proof_cfg *cfg, dab_proof *pf, const dab_proof_summary *s,
                           const dab_proof_load_info *li, int solved, int abandoned, double run_seconds,
                           const char *extra_json) {
@@ -288,12 +141,12 @@ static void print_summary(const proof_cfg *cfg, dab_proof *pf, const dab_proof_s
   dab_proof_spec_claim_text(sp, claim);
   double eta = (double)s->leaves_open * s->median_seconds;
   size_t nsub = 0;
-  subtree_times sbt;
-  rate_est rate;
+  dab_prover_subtrees sbt;
+  dab_prover_rate rate;
   bool has_rate = false;
   if (s->state == DAB_PROOF_OPEN) {
-    subtree_estimate(pf, &nsub, &sbt);
-    has_rate = rate_estimate(cfg, pf, s, &rate);
+    dab_prover_subtrees_estimate(pf, &nsub, &sbt);
+    has_rate = dab_prover_rate_estimate(pf, cfg->dir, cfg->rate_window, s, &rate);
   }
   char rate_json[320] = "", rate_eta[32] = "null";
   if (has_rate && rate.closed > 0) snprintf(rate_eta, sizeof rate_eta, "%.3f", rate.eta_cpu);
@@ -454,43 +307,19 @@ static dab_ab *new_solver(const proof_cfg *cfg, const dab_proof *pf, run_ctx *rc
 
 /* ---- Storing a finished proof ------------------------------------------ */
 
-/*
-** A proof the records complete goes into the board's tablebase file (the
-** solved store, docs/persistence.md), as `dab solve` stores what it
-** searches: the root with the claim's bounds, and every recorded position
-** with the bounds its records give.  `dab solve POS` then answers at once.
-** Boards the oracle's table covers are skipped (the table answers), as is
-** everything with --no-store.  Prints what was stored unless --json.
-*/
+static void print_warning(void *ctx, const char *msg) {
+  (void)ctx;
+  fprintf(stderr, "dab solve: warning: %s\n", msg);
+}
+
+/* dab_prover_store (proof/prover.h), unless --no-store; prints what was
+** stored unless --json. */
 static void store_proved(const proof_cfg *cfg, const dab_proof *pf, const dab_proof_summary *s) {
-  if (cfg->no_store || s->state != DAB_PROOF_PROVED) return;
-  const dab_geom *g = dab_proof_geom(pf);
-  if (solvestore_board_covered(g, cfg->tb_dir)) return;
-  solvestore_select(g, cfg->tb_dir, false);
-  size_t nrec;
-  const dab_proof_rec *recs = dab_proof_records(pf, &nrec);
-  uint64_t *pos = malloc((nrec + 1) * sizeof *pos);
-  int *lo = malloc((nrec + 1) * sizeof *lo), *hi = malloc((nrec + 1) * sizeof *hi);
-  if (pos && lo && hi) {
-    const dab_proof_spec *sp = dab_proof_get_spec(pf);
-    int n = dab_ab_open_boxes(g, sp->root);
-    pos[0] = sp->root;
-    lo[0] = sp->has_ge ? sp->ge_bound : -n;
-    hi[0] = sp->has_le ? sp->le_bound : n;
-    /* several records of one position give it the same bounds: the store
-    ** merges them */
-    for (size_t i = 0; i < nrec; i++) {
-      pos[i + 1] = recs[i].pos;
-      dab_proof_bounds(pf, recs[i].pos, &lo[i + 1], &hi[i + 1]);
-    }
-    size_t w = solvestore_put_bounds(nrec + 1, pos, lo, hi);
-    if (!cfg->json && w)
-      printf("stored: the proved bounds of the root and of %zu records in %s\n", w - 1, solvestore_path());
-  }
-  free(pos);
-  free(lo);
-  free(hi);
-  solvestore_close();
+  if (cfg->no_store) return;
+  char path[4096];
+  long w = dab_prover_store(pf, s, cfg->tb_dir, print_warning, NULL, path, sizeof path);
+  if (!cfg->json && w >= 0)
+    printf("stored: the proved bounds of the root and of %ld records in %s\n", w, path);
 }
 
 /* ---- --verify ---------------------------------------------------------- */
@@ -607,7 +436,7 @@ static int do_list(const proof_cfg *cfg, dab_proof *pf) {
   if (cfg->json) printf("{\"state\":\"%s\",\"open\":[", state_name(s.state));
   int k = 0;
   for (size_t i = 0; i < nopen; i++) {
-    if (!in_part(cfg, &open[i])) continue;
+    if (!dab_prover_in_part(&open[i], cfg->part_i, cfg->part_n)) continue;
     char label[DAB_MAX_LINES + 64], pos[DAB_MAX_LINES + 32], cl[8];
     if (cfg->json) {
       dab_lineset ls = dab_ls_from_word(open[i].pos);
@@ -626,20 +455,6 @@ static int do_list(const proof_cfg *cfg, dab_proof *pf) {
 }
 
 /* ---- The run ----------------------------------------------------------- */
-
-/* The first claim of list[0..n) in this machine's part and not given up
-** on in this run. */
-static const dab_proof_claim *pick_next(const proof_cfg *cfg, const dab_proof_claim *list, size_t n,
-                                        const dab_proof_claim *skipped, int nskipped) {
-  for (size_t i = 0; i < n; i++) {
-    if (!in_part(cfg, &list[i])) continue;
-    bool skip = false;
-    for (int j = 0; j < nskipped && !skip; j++)
-      skip = skipped[j].pos == list[i].pos && skipped[j].dir == list[i].dir && skipped[j].bound == list[i].bound;
-    if (!skip) return &list[i];
-  }
-  return NULL;
-}
 
 static int do_run(const proof_cfg *cfg, dab_proof *pf, const dab_proof_load_info *li) {
   dab_err err;
@@ -675,8 +490,8 @@ static int do_run(const proof_cfg *cfg, dab_proof *pf, const dab_proof_load_info
   dab_proof_summary s;
   ctx.threads = (int)cfg->threads;
   if (ctx.tty && !dab_proof_eval(pf, &s, NULL, 0, NULL, &err) && s.state == DAB_PROOF_OPEN) {
-    rate_est rate;
-    if (rate_estimate(cfg, pf, &s, &rate) && rate.closed > 0)
+    dab_prover_rate rate;
+    if (dab_prover_rate_estimate(pf, cfg->dir, cfg->rate_window, &s, &rate) && rate.closed > 0)
       ctx.leaf_cpu = rate.window_cpu / (double)rate.closed;
   }
   for (;;) {
@@ -701,8 +516,8 @@ static int do_run(const proof_cfg *cfg, dab_proof *pf, const dab_proof_load_info
       }
       /* only the first such node of this part: the one that holds the
       ** next leaves; once given up on, its leaves come next */
-      next = pick_next(cfg, direct, nd, NULL, 0);
-      if (next && pick_next(cfg, next, 1, skipped, nskipped) == NULL) next = NULL;
+      next = dab_prover_pick_next(direct, nd, NULL, 0, cfg->part_i, cfg->part_n);
+      if (next && dab_prover_pick_next(next, 1, skipped, nskipped, cfg->part_i, cfg->part_n) == NULL) next = NULL;
       /* an earlier run already spent this long on it: split it now */
       double before = next ? dab_proof_gave_up(pf, next) : 0;
       if (next && before > 0 && before >= 0.99 * cfg->direct) {
@@ -715,7 +530,7 @@ static int do_run(const proof_cfg *cfg, dab_proof *pf, const dab_proof_load_info
       }
       if (next) limit = cfg->direct, kind = "direct ";
     }
-    if (!next) next = pick_next(cfg, open, nopen, skipped, nskipped);
+    if (!next) next = dab_prover_pick_next(open, nopen, skipped, nskipped, cfg->part_i, cfg->part_n);
     if (!next) break;
     if (ctx.deadline && now_sec() >= ctx.deadline) break;
     if (*ctx.sigflag) break;
@@ -814,7 +629,7 @@ static int do_run(const proof_cfg *cfg, dab_proof *pf, const dab_proof_load_info
 int dab_solve_proof(int argc, char **argv) {
   if (cli_help_requested(argc, argv, usage)) return CLI_OK;
   proof_cfg cfg = {.depth = -1, .threads = 1, .hash = 2ull << 30, .seed = (long)time(NULL),
-                   .rate_window = RATE_WINDOW};
+                   .rate_window = DAB_PROVER_RATE_WINDOW};
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
     if (!strcmp(a, "--json")) cfg.json = true;

@@ -38,6 +38,12 @@ static const abi_field oracle_opts_fields[] = {
     FIELD(dab_oracle_opts, tb_dir),      FIELD(dab_oracle_opts, max_build_free),
     FIELD(dab_oracle_opts, threads),     FIELD(dab_oracle_opts, search),
     FIELD(dab_oracle_opts, search_hash), FIELD(dab_oracle_opts, search_node_limit),
+    FIELD(dab_oracle_opts, retro_free),  FIELD(dab_oracle_opts, only),
+    FIELD(dab_oracle_opts, store),       FIELD(dab_oracle_opts, mem_limit),
+    FIELD(dab_oracle_opts, checkpoint_seconds), FIELD(dab_oracle_opts, search_opts),
+    FIELD(dab_oracle_opts, progress),    FIELD(dab_oracle_opts, progress_ctx),
+    FIELD(dab_oracle_opts, warn),        FIELD(dab_oracle_opts, warn_ctx),
+    FIELD(dab_oracle_opts, cancel),
 };
 
 /* A size change of a mirrored struct stops the build here: update the
@@ -45,7 +51,7 @@ static const abi_field oracle_opts_fields[] = {
 ** new field that fits in the old tail padding, which keeps the size). */
 _Static_assert(sizeof(dab_err) == DAB_ERR_LEN, "dab_err changed: update abi.c and python/dab.py");
 _Static_assert(sizeof(dabtb_coverage) == 64, "dabtb_coverage changed: update abi.c and python/dab.py");
-_Static_assert(sizeof(dab_oracle_opts) == 40, "dab_oracle_opts changed: update abi.c and python/dab.py");
+_Static_assert(sizeof(dab_oracle_opts) == 120, "dab_oracle_opts changed: update abi.c and python/dab.py");
 
 #define NF(a) ((int)(sizeof a / sizeof a[0]))
 
@@ -57,7 +63,9 @@ static const abi_struct abi_structs[] = {
      "rows,cols,nlines,positions,indexed,canonical,solved,shapes,format_version", coverage_fields,
      NF(coverage_fields)},
     {"dab_oracle_opts", sizeof(dab_oracle_opts),
-     "tb_dir,max_build_free,threads,search,search_hash,search_node_limit", oracle_opts_fields,
+     "tb_dir,max_build_free,threads,search,search_hash,search_node_limit,retro_free,only,store,"
+     "mem_limit,checkpoint_seconds,search_opts,progress,progress_ctx,warn,warn_ctx,cancel",
+     oracle_opts_fields,
      NF(oracle_opts_fields)},
 };
 

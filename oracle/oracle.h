@@ -1,15 +1,20 @@
 /*
 ** oracle.h: the one question every client asks: what is this position
-** worth, and what is every move worth?  Backed by the best source that
-** covers the board: a tablebase file, an in-memory retrograde table for
-** small boards, or exact search (solver/ab.h) when the caller allows it.
+** worth, and what is every move worth?  Backed by the first source that
+** covers it: a tablebase file, an in-memory retrograde table (the whole
+** board, or below the queried position), or exact search with the
+** board's persistent solved store, when the caller allows it.
 ** See Copyright Notice in README.md
 */
 #ifndef DAB_ORACLE_H
 #define DAB_ORACLE_H
 
+#include <limits.h>
 #include "board.h"
+#include "progress.h"
 #include "solver/analysis.h"
+
+struct dab_ab_opts;
 
 typedef struct dab_oracle dab_oracle;
 
@@ -25,19 +30,52 @@ typedef struct dab_oracle_opts {
   bool search;
   uint64_t search_hash;       /* the solver's table; 0 = 512 MiB */
   uint64_t search_node_limit; /* per query; 0 = none (DAB_ECANCELED past it) */
+  /* Added later; zero is the default for each, so older callers (and
+  ** bindings that mirror only the fields above) keep their behaviour. */
+  int retro_free;           /* below-root retrograde for boards no table covers: a
+                               query with at most this many free lines is answered
+                               from a table built below it (2^F bytes), kept while
+                               later queries lie below it; 0 = off (<= 32) */
+  int only;                 /* DAB_ORACLE_ANY: the sources in order;
+                               DAB_ORACLE_ONLY_SEARCH: search even where a table
+                               covers the board; DAB_ORACLE_ONLY_RETRO: a
+                               retrograde below each query (retro_free, default 32) */
+  int store;                /* the board's solved store, for search: DAB_ORACLE_STORE_READ
+                               (answer from it, seed the search), _WRITE (also keep
+                               every bound proved, with checkpoints, creating RxC.dab
+                               on the search path), _NONE */
+  uint64_t mem_limit;       /* memory budget of the tables built; 0 = MemAvailable */
+  double checkpoint_seconds;/* _WRITE: save the warm table this often; 0 = adaptive
+                               (60 s, or 20x the last checkpoint's cost) */
+  const struct dab_ab_opts *search_opts; /* the solver's rules (solver/ab.h); NULL =
+                               dab_ab_default_opts.  Table size, threads, node
+                               limit, callbacks come from this struct. */
+  dab_progress_fn progress; /* builds and searches report here (optional) */
+  void *progress_ctx;
+  void (*warn)(void *ctx, const char *msg); /* a store that cannot be written, ...:
+                               one line each; NULL = silent.  Never stderr. */
+  void *warn_ctx;
+  dab_cancel_flag *cancel;  /* raised: the running query stops (DAB_ECANCELED) */
 } dab_oracle_opts;
+
+enum { DAB_ORACLE_ANY = 0, DAB_ORACLE_ONLY_SEARCH = 1, DAB_ORACLE_ONLY_RETRO = 2 };
+enum { DAB_ORACLE_STORE_READ = 0, DAB_ORACLE_STORE_WRITE = 1, DAB_ORACLE_STORE_NONE = 2 };
 
 /*
 ** Opens an oracle for rows x cols.
 ** RETURN: DAB_OK and *out; DAB_EBOARD (with the command that would make a
-** table, when one could) if nothing covers the board and opts->search is
-** off or the board has more than 64 lines; DAB_ENOMEM (the message gives
-** the memory a search table needs and what is available).
+** table, when one could) if nothing covers the board and neither search
+** nor retro_free is on, or the board has more than 64 lines; DAB_ENOMEM.
 ** NOTES: after open the oracle is read-only: any number of threads may
-** query one oracle at once.  A search-backed oracle answers one query at
-** a time (the others wait on a lock; its table stays warm between
-** queries, so the positions of one game get cheaper as it goes); it first
-** looks in the board's solved store (what `dab solve` proved), if any.
+** query one oracle at once.  The search and below-root sources answer one
+** query at a time (the others wait on a lock; the search table stays warm
+** between queries, so the positions of one game get cheaper as it goes).
+** The search table is allocated by the first query that searches, sized
+** by its free lines and node limit (dab_oracle_search_hash) unless
+** search_hash is given, and grows when a later query needs more.  A
+** search first looks in the board's solved store (what `dab solve`
+** proved), seeds its table from it, and with DAB_ORACLE_STORE_WRITE keeps
+** what it proves there (a rerun resumes).
 */
 dab_status dab_oracle_open(int rows, int cols, const dab_oracle_opts *opts, dab_oracle **out,
                            dab_err *err);
@@ -47,8 +85,70 @@ void dab_oracle_close(dab_oracle *o);
 const dab_geom *dab_oracle_geom(const dab_oracle *o);
 
 /* What answers: "tablebase" (a file), "memory" (a retrograde table built
-** on open) or "search". */
+** on open), "retro" (tables built below the queries) or "search". */
 const char *dab_oracle_source(const dab_oracle *o);
+
+/*
+** The search table for a query with free_lines undrawn lines: 512 MiB at
+** 36, doubling every two lines (halving below), 16 MiB to 8 GiB; with a
+** node limit at most 16 bytes a node (a 100,000-node query gets 16 MiB);
+** at most half of mem_limit (0: of MemAvailable).
+*/
+uint64_t dab_oracle_search_hash(int free_lines, uint64_t node_limit, uint64_t mem_limit);
+
+/*
+** Expected scale of an exact search from a position with free_lines
+** undrawn lines: one-thread CPU seconds of an empty board that size,
+** interpolated between measured boards (3x4 31 lines 0.9 s, 2x7 37 25 s,
+** 4x4 40 about 140 s, 4x5 49 about 3.6e6 s) and extrapolated x3 a line.
+** A position in play usually costs less than an empty board.
+*/
+double dab_oracle_expected_seconds(int free_lines);
+
+/* What a query would do, said before it starts (dab_oracle_plan_query). */
+typedef struct dab_oracle_plan {
+  const char *source;      /* "tablebase", "memory", "retro", "stored", "search";
+                              NULL when no source covers the position */
+  int free_lines;
+  uint64_t new_bytes;      /* memory the query allocates first (0: none, or held) */
+  uint64_t table_bytes;    /* search: its table (held or to be allocated) */
+  double expected_seconds; /* search: dab_oracle_expected_seconds; else 0 */
+  char store[PATH_MAX];    /* search: the solved store file ("" when none yet) */
+  bool store_write;        /* ... and whether results are written to it */
+} dab_oracle_plan;
+
+/* RETURN: DAB_OK and *plan; DAB_EINPUT for lines beyond the board. */
+dab_status dab_oracle_plan_query(const dab_oracle *o, const dab_lineset *pos, dab_oracle_plan *plan,
+                                 dab_err *err);
+
+/* dab_oracle_query flags. */
+enum { DAB_ORACLE_VALUE_ONLY = 1, DAB_ORACLE_PV = 2 };
+
+/* How a query was answered (dab_oracle_query). */
+typedef struct dab_oracle_info {
+  const char *source;      /* as dab_oracle_plan's source */
+  int lower, upper;        /* DAB_ECANCELED: the bounds proved for the value */
+  bool value_proved;       /* DAB_ECANCELED while valuing the moves: lower == upper */
+  int16_t pv[64];          /* DAB_ORACLE_PV, search or stored: a principal variation */
+  int npv;
+  uint64_t nodes;          /* search: nodes and seconds of this query */
+  double seconds;
+  uint64_t tt_capacity, tt_used, tt_probes, tt_hits;
+  bool store_serves;       /* a solved store serves this query's board */
+  bool store_open;         /* ... a file is open */
+  bool store_writable;     /* ... and written to */
+  char store[PATH_MAX];    /* its path ("" when none) */
+  uint64_t store_records, store_written; /* in the file; written by this oracle */
+  double store_seconds;    /* spent writing */
+} dab_oracle_info;
+
+/*
+** dab_oracle_analyze with details: flags DAB_ORACLE_VALUE_ONLY (a->value
+** only, a->nmoves 0) and DAB_ORACLE_PV; info (may be NULL) says how.
+** RETURN: as dab_oracle_analyze; on DAB_ECANCELED info has the bounds.
+*/
+dab_status dab_oracle_query(const dab_oracle *o, const dab_lineset *pos, int flags, dab_analysis *a,
+                            dab_oracle_info *info, dab_err *err);
 
 /*
 ** Value of pos (Wilson's convention).
@@ -89,5 +189,14 @@ dab_status dab_oracle_parse(const dab_oracle *o, const char *text, uint64_t *pos
 */
 dab_status dab_oracle_result(const dab_oracle *o, uint64_t pos, int score_diff, int *result,
                              int16_t *keep, int *nkeep, dab_err *err);
+
+/*
+** Value of pos as proved bounds (boards of at most 64 lines): *lower ==
+** *upper is the exact value; *lower < *upper when a search stopped at its
+** node limit, which here is no error (oracle/vec.h, python/dab label
+** calls with exact=False).  Table-backed oracles always answer exactly.
+** RETURN: DAB_OK; as dab_oracle_value64 for every other error.
+*/
+dab_status dab_oracle_bounds64(const dab_oracle *o, uint64_t pos, int *lower, int *upper, dab_err *err);
 
 #endif

@@ -6,7 +6,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include "players/pint.h"
-#include "solver/ab.h"
 #include "solver/retro.h"
 
 /*
@@ -20,47 +19,24 @@
 enum { TIE_RANDOM, TIE_BOXES, TIE_LONG };
 
 /*
-** Without an oracle for the board (and with solve=F on a board of at most
-** 64 lines) the player solves the game below the current position by
-** retrograde analysis once it has at most F undrawn lines (2^F bytes), and
-** keeps that table for the rest of the game: every later position lies
-** below it.  Before that point it plays as the chain player, so
-** `perfect:solve=F` is perfect from F undrawn lines on.
-**
-** With search=N it also tries the exact alpha-beta solver (solver/ab.h)
-** on every position above F, with N nodes a move: a proved analysis gives
-** an optimal move, a search past N leaves the move to the chain player.
-** Its table (hash=MiB, default 256) stays warm for the whole match, so
-** the positions of later games are cheaper.  On 4x4 this is perfect from
-** about ten moves in with a few million nodes.
+** Without an oracle for the board (and with solve=F or search=N on a board
+** of at most 64 lines) the player opens its own oracle (oracle.h) with the
+** below-root retrograde source (retro_free = F: once a position has at
+** most F undrawn lines, 2^F bytes, a table below it answers the rest of
+** the game) and, with search=N, exact search of N nodes a move (its table,
+** hash=MiB, default 256, stays warm for the whole match, so the positions
+** of later games are cheaper; on 4x4 this is perfect from about ten moves
+** in with a few million nodes).  A position neither proves is played as
+** the chain player plays it, so `perfect:solve=F` is perfect from F
+** undrawn lines on.  The private oracle is the player's own: a player is
+** used by one thread at a time.
 */
 typedef struct perfect {
-  const dab_oracle *o;
+  const dab_oracle *o;    /* the environment's oracle, or NULL */
+  dab_oracle *own;        /* else this player's own (solve=F / search=N) */
   int tie;
-  int solve;              /* F, 0 = oracle only */
-  dab_retro *table;       /* the current endgame table, or NULL */
-  dab_ab *ab;             /* search=N: the solver, or NULL */
   dab_player *before;     /* the chain player, for positions not proved */
 } perfect;
-
-/* The analysis of pos without an oracle: from the endgame table (built
-** once pos has at most F undrawn lines), else by search within its node
-** budget.  RETURN: DAB_OK and *a, or an error (DAB_ECANCELED: the search
-** ran out of nodes; DAB_EBOARD: neither applies). */
-static dab_status analyze_without_oracle(perfect *t, const dab_geom *g, uint64_t pos, dab_analysis *a) {
-  if (!t->table || !dab_retro_covers(t->table, pos)) {
-    if (t->solve && g->nlines - __builtin_popcountll(pos) <= t->solve) {
-      dab_retro_free(t->table);
-      t->table = NULL;
-      dab_retro_opts ro = {.threads = 1};
-      if (dab_retro_solve(g, pos, &ro, &t->table, NULL)) t->table = NULL;
-    }
-  }
-  if (t->table && dab_retro_covers(t->table, pos)) return dab_retro_analyze(t->table, pos, a, NULL);
-  if (!t->ab) return DAB_EBOARD;
-  dab_ab_reset_stats(t->ab); /* the node budget is per move */
-  return dab_ab_analyze(t->ab, pos, a, NULL);
-}
 
 static int perfect_move(dab_player *p, const dab_game *game, dab_rng *rng) {
   perfect *t = p->impl;
@@ -69,8 +45,7 @@ static int perfect_move(dab_player *p, const dab_game *game, dab_rng *rng) {
   int m = -1;
   dab_status st = DAB_EINTERNAL;
   if (a) {
-    if (t->o) st = dab_oracle_analyze(t->o, &game->lines, a, NULL);
-    else st = analyze_without_oracle(t, g, dab_ls_word(&game->lines), a);
+    st = dab_oracle_analyze(t->o ? t->o : t->own, &game->lines, a, NULL);
   }
   if (st && !t->o && a) { /* not proved here: the chain player's move */
     free(a);
@@ -102,8 +77,7 @@ static int perfect_move(dab_player *p, const dab_game *game, dab_rng *rng) {
 static void perfect_free(void *impl) {
   perfect *t = impl;
   if (t) {
-    dab_retro_free(t->table);
-    dab_ab_free(t->ab);
+    dab_oracle_close(t->own);
     dab_player_free(t->before);
   }
   free(t);
@@ -143,21 +117,21 @@ dab_status pl_new_perfect(dab_player *p, pl_opts *o, dab_err *err) {
   p->ops = &ops_perfect;
   t->o = st ? NULL : orc;
   t->tie = tie;
-  t->solve = (int)solve;
   if (!t->o && (st = dab_player_new("chain", &p->geom, NULL, &t->before, err))) return st;
-  if (!t->o && search) {
-    dab_ab_opts ao;
-    dab_ab_default_opts(&ao);
-    ao.hash_bytes = (uint64_t)hash_mib << 20;
-    ao.node_limit = (uint64_t)search;
-    st = DAB_ENOMEM;
-    t->ab = dab_ab_new(&p->geom, &ao, &st, &e2);
-    if (!t->ab) return dab_fail(err, st, "player 'perfect': %s", e2.msg);
+  if (!t->o) {
+    dab_oracle_opts oo = {.threads = 1,
+                          .retro_free = (int)solve,
+                          .search = search > 0,
+                          .search_hash = (uint64_t)hash_mib << 20,
+                          .search_node_limit = (uint64_t)search,
+                          .store = DAB_ORACLE_STORE_NONE};
+    if ((st = dab_oracle_open(p->geom.rows, p->geom.cols, &oo, &t->own, &e2)))
+      return dab_fail(err, st, "player 'perfect': %s", e2.msg);
   }
   int len = snprintf(p->name, sizeof p->name, "perfect:tie=%s", names[tie]);
   if (solve && len < (int)sizeof p->name)
     len += snprintf(p->name + len, sizeof p->name - (size_t)len, ",solve=%ld", solve);
-  if (t->ab && len < (int)sizeof p->name)
+  if (!t->o && search && len < (int)sizeof p->name)
     snprintf(p->name + len, sizeof p->name - (size_t)len, ",search=%ld,hash=%ld", search, hash_mib);
   return DAB_OK;
 }

@@ -161,8 +161,10 @@ dab_status dabtb_check(const dabtb *tb, dab_progress_fn progress, void *progress
 
 /*
 ** Looks for "RxC.dab" in: tb_dir (if non-NULL), then each directory of
-** $DAB_TB_PATH (colon-separated), then data/tb/ of the dab project (found
-** from the location of the running binary or libdab.so).
+** $DAB_TB_PATH (colon-separated), then the user's cache ($XDG_CACHE_HOME/dab
+** or ~/.cache/dab), then data/tb/ of the dab project (found from the
+** location of the running binary or libdab.so).  $DAB_TB_NO_PROJECT=1
+** leaves the cache and the project out.
 ** RETURN: DAB_OK with the path in path[len]; DAB_EIO when no directory has
 ** it (the message lists where it looked and names `dab build RxC`).
 */
@@ -170,11 +172,25 @@ dab_status dabtb_find(int rows, int cols, const char *tb_dir, char *path, size_t
 
 /*
 ** Where a new RxC.dab goes: tb_dir if given, else the first directory of
-** $DAB_TB_PATH, else the project's data/tb/ (created if missing).
-** RETURN: DAB_OK and the file path; DAB_EIO if there is no such place.
+** $DAB_TB_PATH, else the user's cache, $XDG_CACHE_HOME/dab or
+** ~/.cache/dab (created if missing).  The project's data/tb/ is searched
+** (dabtb_find: after the cache) but written only when named by --tb or
+** $DAB_TB_PATH.
+** RETURN: DAB_OK and the file path; DAB_EIO if there is no such place,
+** or in read-only mode (dabtb_readonly), saying so.
 */
 dab_status dabtb_default_path(int rows, int cols, const char *tb_dir, char *path, size_t len,
                               dab_err *err);
+
+/* True in read-only mode ($DAB_READONLY set and not "0"): no query may
+** create or change a file; dabtb_default_path refuses, so nothing is
+** built on first use (oracles of small boards solve in memory instead). */
+bool dabtb_readonly(void);
+
+/* For `dab info`: lookup gets the directories dabtb_find searches, in
+** order, ':'-separated; write where dabtb_default_path would put a new
+** file (a directory), or "nowhere (why)".  Both are truncated to fit. */
+void dabtb_where(const char *tb_dir, char *lookup, size_t llen, char *write, size_t wlen);
 
 /* Boards with at most this many lines (3x3) are built on first use. */
 #define DABTB_AUTO_BUILD_LINES 24

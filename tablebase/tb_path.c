@@ -78,10 +78,40 @@ static bool no_project_dir(void) {
   return e && *e && strcmp(e, "0");
 }
 
-dab_status dabtb_find(int rows, int cols, const char *tb_dir, char *path, size_t len, dab_err *err) {
-  char name[32], looked[1024] = "";
-  snprintf(name, sizeof name, "%dx%d.dab", rows, cols);
-  char dirs[16][PATH_MAX];
+bool dabtb_readonly(void) {
+  const char *e = getenv("DAB_READONLY");
+  return e && *e && strcmp(e, "0");
+}
+
+/* The user's cache of tables built on demand: $XDG_CACHE_HOME/dab, else
+** $HOME/.cache/dab (not created here).  False when neither is set or
+** $DAB_TB_NO_PROJECT leaves the user's own tables out. */
+static bool cache_dir(char *out, size_t len) {
+  if (no_project_dir()) return false;
+  const char *x = getenv("XDG_CACHE_HOME"), *h = getenv("HOME");
+  int n;
+  if (x && x[0] == '/') n = snprintf(out, len, "%s/dab", x);
+  else if (h && h[0] == '/') n = snprintf(out, len, "%s/.cache/dab", h);
+  else return false;
+  return n > 0 && (size_t)n < len;
+}
+
+/* mkdir -p dir (0755).  False when it is not a directory afterwards. */
+static bool make_dirs(const char *dir) {
+  char p[PATH_MAX];
+  if (!copy_str(p, sizeof p, dir)) return false;
+  for (char *s = p + 1; *s; s++)
+    if (*s == '/') {
+      *s = 0;
+      mkdir(p, 0755);
+      *s = '/';
+    }
+  mkdir(p, 0755);
+  return is_dir(p);
+}
+
+/* The directories searched, in order, into dirs[16]; returns their count. */
+static int search_dirs(const char *tb_dir, char dirs[16][PATH_MAX]) {
   int nd = 0;
   if (tb_dir && *tb_dir && copy_str(dirs[nd], PATH_MAX, tb_dir)) nd++;
   const char *env = getenv("DAB_TB_PATH");
@@ -98,9 +128,18 @@ dab_status dabtb_find(int rows, int cols, const char *tb_dir, char *path, size_t
       s = e + 1;
     }
   }
+  if (nd < 16 && cache_dir(dirs[nd], PATH_MAX)) nd++;
   char proj[PATH_MAX - 16];
   if (!no_project_dir() && project_dir(proj, sizeof proj) && nd < 16 && path_join(dirs[nd], PATH_MAX, proj, "data/tb"))
     nd++;
+  return nd;
+}
+
+dab_status dabtb_find(int rows, int cols, const char *tb_dir, char *path, size_t len, dab_err *err) {
+  char name[32], looked[1024] = "";
+  snprintf(name, sizeof name, "%dx%d.dab", rows, cols);
+  char dirs[16][PATH_MAX];
+  int nd = search_dirs(tb_dir, dirs);
   for (int i = 0; i < nd; i++) {
     char full[PATH_MAX + 40];
     if (!path_join(full, sizeof full, dirs[i], name)) continue;
@@ -126,6 +165,9 @@ dab_status dabtb_default_path(int rows, int cols, const char *tb_dir, char *path
                               dab_err *err) {
   char dir[PATH_MAX];
   const char *env = getenv("DAB_TB_PATH");
+  if (dabtb_readonly())
+    return dab_fail(err, DAB_EIO, "read-only mode (DAB_READONLY=1): not writing a new %dx%d.dab; unset "
+                    "DAB_READONLY to build it", rows, cols);
   if (tb_dir && *tb_dir) snprintf(dir, sizeof dir, "%s", tb_dir);
   else if (env && *env) {
     const char *e = strchr(env, ':');
@@ -134,14 +176,10 @@ dab_status dabtb_default_path(int rows, int cols, const char *tb_dir, char *path
     memcpy(dir, env, n);
     dir[n] = 0;
   } else {
-    char proj[PATH_MAX - 16];
-    if (no_project_dir() || !project_dir(proj, sizeof proj))
+    if (!cache_dir(dir, sizeof dir))
       return dab_fail(err, DAB_EIO,
                       "no place for tablebases: pass -o FILE, --tb DIR or set DAB_TB_PATH");
-    snprintf(dir, sizeof dir, "%s/data", proj);
-    mkdir(dir, 0755);
-    snprintf(dir, sizeof dir, "%s/data/tb", proj);
-    mkdir(dir, 0755);
+    make_dirs(dir);
   }
   if (!is_dir(dir)) return dab_fail(err, DAB_EIO, "tablebase directory %s does not exist", dir);
   if ((size_t)snprintf(path, len, "%s/%dx%d.dab", dir, rows, cols) >= len)
@@ -163,7 +201,7 @@ dab_status dabtb_open_board(int rows, int cols, const char *tb_dir, dabtb **out,
   if (g.nlines > DABTB_AUTO_BUILD_LINES)
     return dab_fail(err, DAB_EBOARD,
                     "no %dx%d tablebase found; build it once with: dab build %dx%d (looked in --tb, "
-                    "$DAB_TB_PATH and data/tb/)",
+                    "$DAB_TB_PATH, the cache and data/tb/)",
                     rows, cols, rows, cols);
   st = dabtb_default_path(rows, cols, tb_dir, path, sizeof path, err);
   if (st) return st;
@@ -179,4 +217,23 @@ dab_status dabtb_open_board(int rows, int cols, const char *tb_dir, dabtb **out,
   if (fd >= 0) close(fd); /* releases the lock */
   if (st) return st;
   return dabtb_open(path, NULL, out, err);
+}
+
+void dabtb_where(const char *tb_dir, char *lookup, size_t llen, char *write, size_t wlen) {
+  char dirs[16][PATH_MAX];
+  int nd = search_dirs(tb_dir, dirs);
+  size_t l = 0;
+  if (llen) lookup[0] = 0;
+  for (int i = 0; i < nd && llen; i++) {
+    int k = snprintf(lookup + l, llen - l, "%s%s", i ? ":" : "", dirs[i]);
+    if (k < 0 || (size_t)k >= llen - l) break;
+    l += (size_t)k;
+  }
+  char path[PATH_MAX + 64];
+  const char *env = getenv("DAB_TB_PATH");
+  if (dabtb_readonly()) snprintf(write, wlen, "nowhere (read-only mode: DAB_READONLY=1)");
+  else if (tb_dir && *tb_dir) snprintf(write, wlen, "%s", tb_dir);
+  else if (env && *env) snprintf(write, wlen, "%.*s", (int)strcspn(env, ":"), env);
+  else if (cache_dir(path, sizeof path)) snprintf(write, wlen, "%s", path);
+  else snprintf(write, wlen, "nowhere (no $XDG_CACHE_HOME or $HOME; pass --tb DIR or set DAB_TB_PATH)");
 }

@@ -1,6 +1,6 @@
 /*
 ** test_nn.c: the networks of seed paper 002: genotype, forward pass, GA
-** operators, fitness schemes, the hand-wired level-1 net, model files.
+** operators, fitness schemes, the level-1 net, model files, exact resume.
 ** See Copyright Notice in README.md
 */
 #include <math.h>
@@ -73,6 +73,58 @@ static void test_forward(void) {
   /* Legal lines 0 and 2: output 0 = sig(53.7 h + 49.7) vs output 2 = sig(-15 h + 0.06). */
   uint64_t best = dab_nn_best64(&nn, p, 0x5);
   TH_CHECK(best == ((out[0] >= out[2] ? 1u : 0u) | (out[2] >= out[0] ? 4u : 0u)), "best of legal");
+  dab_nn_free(&nn);
+}
+
+/* Beyond the paper: a 4-2-3-4 net with a second hidden layer and linear
+** outputs, by hand; its model file round trip. */
+static void test_deep(void) {
+  dab_geom g = geom(1, 1);
+  dab_nn nn;
+  TH_CHECK(dab_nn_init_deep(&nn, 4, 0, 0, 4, NULL) == DAB_EINPUT, "no hidden units refused");
+  TH_CHECK(dab_nn_init_deep(&nn, 4, 2, DAB_NN_MAX_HIDDEN + 1, 4, NULL) == DAB_EINPUT, "too many refused");
+  TH_CHECK(dab_nn_init_deep(&nn, 4, 2, 3, 4, NULL) == DAB_OK, "init 4-2-3-4");
+  nn.linear = true;
+  int nw = dab_nn_nweights(&nn);
+  TH_CHECK(nw == 2 * 5 + 3 * 3 + 4 * 4, "weights %d", nw);
+  double v[35];
+  for (int k = 0; k < 35; k++) {
+    v[k] = (double)(float)(0.37 * ((k * 7) % 11) - 1.6);
+    *dab_nn_weight(&nn, k) = (float)v[k];
+  }
+  uint64_t p = (1u << 0) | (1u << 2);
+  double h1[2], h2[3], z[4];
+  for (int j = 0; j < 2; j++) h1[j] = sig(v[5 * j + 0] + v[5 * j + 2] - v[5 * j + 4]);
+  for (int k = 0; k < 3; k++) h2[k] = sig(v[10 + 3 * k] * h1[0] + v[10 + 3 * k + 1] * h1[1] - v[10 + 3 * k + 2]);
+  for (int m = 0; m < 4; m++)
+    z[m] = v[19 + 4 * m] * h2[0] + v[19 + 4 * m + 1] * h2[1] + v[19 + 4 * m + 2] * h2[2] - v[19 + 4 * m + 3];
+  float hid[16 + 16], out[8];
+  dab_nn_forward64(&nn, p, hid, out);
+  bool ok = true;
+  for (int m = 0; m < 4; m++) ok &= fabs(out[m] - z[m]) < 1e-5;
+  TH_CHECK(ok, "linear outputs: %f %f %f %f vs %f %f %f %f", out[0], out[1], out[2], out[3], z[0], z[1], z[2], z[3]);
+  TH_CHECK(fabs(hid[nn.hpad + 1] - h2[1]) < 1e-6, "second layer %f vs %f", hid[nn.hpad + 1], h2[1]);
+  dab_lineset s = dab_ls_from_word(p);
+  float hid2[32], out2[8];
+  dab_nn_forward(&nn, &s, hid2, out2);
+  TH_CHECK(memcmp(out, out2, 4 * sizeof(float)) == 0, "both forward paths agree");
+  TH_CHECK(dab_nn_best64(&nn, p, 0xa) == (z[1] > z[3] ? 2u : 8u), "best of legal 1, 3 by z");
+  char path[] = "/tmp/dab-test-nn-XXXXXX";
+  int fd = mkstemp(path);
+  if (fd >= 0) close(fd);
+  dab_nn back;
+  dab_model_header h;
+  dab_err err;
+  dab_status st = dab_nn_save(path, &nn, &g, "method=deep", &err);
+  if (!st) st = dab_nn_load(path, &g, &back, &h, &err);
+  TH_CHECK(st == DAB_OK, "deep round trip: %s", st ? err.msg : "");
+  if (!st) {
+    bool same = back.nhid == 2 && back.nhid2 == 3 && back.linear;
+    for (int k = 0; same && k < nw; k++) same = *dab_nn_weight(&nn, k) == *dab_nn_weight(&back, k);
+    TH_CHECK(same, "NNW2 keeps the shape, the linear flag and every weight");
+    dab_nn_free(&back);
+  }
+  unlink(path);
   dab_nn_free(&nn);
 }
 
@@ -398,9 +450,111 @@ static void test_model(void) {
   dab_nn_free(&nn);
 }
 
+/* ---- Stop and resume: the same model as an uninterrupted run --------------- */
+
+static uint8_t *slurp(const char *path, size_t *n) {
+  FILE *f = fopen(path, "rb");
+  if (!f) return NULL;
+  fseek(f, 0, SEEK_END);
+  long len = ftell(f);
+  fseek(f, 0, SEEK_SET);
+  uint8_t *b = malloc(len > 0 ? (size_t)len : 1);
+  *n = b && len > 0 ? fread(b, 1, (size_t)len, f) : 0;
+  fclose(f);
+  return b;
+}
+
+static bool same_file(const char *a, const char *b) {
+  size_t na = 0, nb = 0;
+  uint8_t *fa = slurp(a, &na), *fb = slurp(b, &nb);
+  bool same = fa && fb && na == nb && na > 0 && memcmp(fa, fb, na) == 0;
+  free(fa);
+  free(fb);
+  return same;
+}
+
+/* `dab train nn` through the kind's function, train_threads threads, seed 5, on the
+** options opts ("key=value" words). */
+static int train_threads = 1;
+static dab_status train_nn(dab_player_env *env, const dab_geom *g, const char *const *opts, long gens,
+                           long stop_at, const char *resume, const char *out, const char *ckpt,
+                           dab_err *err) {
+  dab_kopts k;
+  memset(&k, 0, sizeof k);
+  char words[DAB_KOPTS_MAX][64];
+  for (; opts[k.n] && k.n < DAB_KOPTS_MAX; k.n++) {
+    snprintf(words[k.n], sizeof words[k.n], "%s", opts[k.n]);
+    char *eq = strchr(words[k.n], '=');
+    *eq = 0;
+    k.key[k.n] = words[k.n];
+    k.val[k.n] = eq + 1;
+  }
+  dab_train_ctx t = {.g = g, .seed = 5, .threads = train_threads, .generations = gens, .snapshot_every = 2,
+                     .grade_games = 10, .out = out, .checkpoint = ckpt, .resume = resume,
+                     .stop_at = stop_at, .env = env, .kopts = &k};
+  return dab_agent_train_nn(&t, err);
+}
+
+/* A run of gens steps straight, stopped after `stop` then resumed, and
+** straight on 3 threads: byte-identical models.  A resume asking for
+** another length is refused. */
+static void check_resume(dab_player_env *env, const dab_geom *g, const char *dir, const char *what,
+                         const char *const *opts, long gens, long stop) {
+  char a[128], b[128], c[128];
+  snprintf(a, sizeof a, "%s/straight.dab", dir);
+  snprintf(b, sizeof b, "%s/resumed.dab", dir);
+  snprintf(c, sizeof c, "%s/half.ckpt", dir);
+  dab_err err;
+  dab_status st = train_nn(env, g, opts, gens, 0, NULL, a, c, &err);
+  TH_CHECK(st == DAB_OK, "%s straight: %s", what, st ? err.msg : "");
+  unlink(b);
+  st = train_nn(env, g, opts, gens, stop, NULL, b, c, &err);
+  TH_CHECK(st == DAB_ECANCELED && access(b, F_OK) != 0, "%s: stopped (%d), no model yet", what, st);
+  st = train_nn(env, g, opts, gens + 1, 0, c, b, c, &err);
+  TH_CHECK(st == DAB_EINPUT && access(b, F_OK) != 0, "%s: a resume with another length refused (%d)", what, st);
+  st = train_nn(env, g, opts, gens, 0, c, b, c, &err);
+  TH_CHECK(st == DAB_OK, "%s resumed: %s", what, st ? err.msg : "");
+  TH_CHECK(same_file(a, b), "%s: the resumed model is byte-identical to the straight one", what);
+  train_threads = 3;
+  st = train_nn(env, g, opts, gens, 0, NULL, b, c, &err);
+  train_threads = 1;
+  TH_CHECK(st == DAB_OK && same_file(a, b), "%s: 3 threads give the same model as 1", what);
+  unlink(a);
+  unlink(b);
+  unlink(c);
+}
+
+static void test_resume(void) {
+  char dir[] = "/tmp/dab-test-nn-XXXXXX";
+  if (!mkdtemp(dir)) {
+    TH_CHECK(false, "temp dir");
+    return;
+  }
+  dab_geom g = geom(2, 2);
+  dab_player_env *env = NULL;
+  dab_player_env_new(NULL, &env, NULL);
+  dab_agents_register(env, NULL);
+  static const char *const direct[] = {"method=direct", "population=12", "matches=3", "eval-games=20",
+                                       "mutation=0.01", NULL};
+  check_resume(env, &g, dir, "GA direct", direct, 7, 3);
+  static const char *const ifs[] = {"method=ifs", "population=12", "eval-games=20", NULL};
+  check_resume(env, &g, dir, "GA ifs", ifs, 5, 2);
+  static const char *const bp[] = {"method=backprop", "runs=2", "sets=2", "set-games=30", "eval-games=20",
+                                   NULL};
+  check_resume(env, &g, dir, "backprop", bp, 5, 2);
+  /* Stopped inside round 1 (epochs 2-3 of 6): the resumed run samples that
+  ** round with the net as it was at epoch 2, kept in the checkpoint. */
+  static const char *const orc[] = {"method=oracle", "hidden=8", "hidden2=6", "loss=softmax", "positions=3000",
+                                    "rounds=3", "eval-games=20", NULL};
+  check_resume(env, &g, dir, "oracle", orc, 6, 3);
+  dab_player_env_free(env);
+  rmdir(dir);
+}
+
 int main(void) {
   test_genotype();
   test_forward();
+  test_deep();
   test_crossover();
   test_mutation();
   test_selection_scaling();
@@ -411,5 +565,6 @@ int main(void) {
   test_level1_net(2, 4);
   test_heuristics();
   test_model();
+  test_resume();
   return TH_REPORT("test_nn");
 }

@@ -1,28 +1,34 @@
-"""dab.py: dab tablebases from Python, through ctypes on libdab.so.
+"""dab: Dots-and-Boxes for Python: the game as OpenSpiel users know it,
+exact labels on any state, batches of games, every player, tablebases and
+the oracle, through ctypes on libdab.so.
 
-    from dab import Tablebase
-    tb = Tablebase("3x3")            # a board name (search path) or a .dab path
-    tb.value("3x3@0,1")              # position text, or an int line set
-    tb.move_values(0)                # {line: value} for every legal move
-    tb.best_moves("3x3")             # [lines]
-    tb.analyze("3x3")                # the JSON object of `dab probe --json`
-    tb.values(np.array([...], dtype=np.uint64))   # batch: int8 array
+    import dab
+    game = dab.Game(3, 3)                      # utility="margin" or "wdl"
+    state = game.new_initial_state()
+    state.apply_action(state.legal_actions()[0])
+    state.observation_tensor()                 # OpenSpiel's [3, (R+1)(C+1), 3]
+    state.value(); state.move_values(); state.best_moves(); state.wdl()
+    batch = game.new_states(4096)              # numpy-backed, stepped in C
+    dab.Player("perfect", "3x3").move(state)   # any player spec, q:FILE...
 
-    from dab import Oracle
-    o = Oracle("4x4", search=True, node_limit=10**8)   # exact search where no
-    o.move_values("4x4:" + "1" * 16 + "0" * 24)         # table covers the board
+    from dab import Tablebase, Oracle          # as before (docs/python-oracle.md)
 
 Values follow Wilson's convention: the net boxes the player to move gains
 from here under optimal play.  A position is a line set: bit i set = line i
-drawn (OpenSpiel dots_and_boxes action ids).  Needs no build step beyond
-the project's Makefile (build/libdab.so); run with /usr/bin/python3.
+drawn (OpenSpiel dots_and_boxes action ids).  docs/python.md has the whole
+reference.  libdab.so is found through $DAB_LIB, then this package's own
+folder, then the source tree's build/ (when the package runs from python/ of
+a dab checkout), then the install prefix (`make install`, sys.prefix/lib).
 Thread safety: one Tablebase or Oracle may be used from many threads at
-once (an Oracle that searches answers one query at a time).
+once (an Oracle that searches answers one query at a time); a State, a
+States batch or a Player by one thread at a time.
 """
 import ctypes
 import os
+import sys
 
-__all__ = ["Tablebase", "Oracle", "DabError", "library_path"]
+__all__ = ["Tablebase", "Oracle", "DabError", "library_path", "Game", "State", "States", "Player",
+           "load_game", "set_readonly", "readonly", "where", "Bounds", "WDL", "Labels"]
 
 _STATUS = {1: "bad input", 2: "unsupported board", 3: "out of memory", 4: "i/o error",
            5: "corrupt data", 6: "canceled", 7: "internal error"}
@@ -51,7 +57,13 @@ class _OracleOpts(ctypes.Structure):
     """dab_oracle_opts (oracle/oracle.h)."""
     _fields_ = [("tb_dir", ctypes.c_char_p), ("max_build_free", ctypes.c_int),
                 ("threads", ctypes.c_int), ("search", ctypes.c_bool),
-                ("search_hash", ctypes.c_uint64), ("search_node_limit", ctypes.c_uint64)]
+                ("search_hash", ctypes.c_uint64), ("search_node_limit", ctypes.c_uint64),
+                # added later; zero (None) keeps the default of each
+                ("retro_free", ctypes.c_int), ("only", ctypes.c_int), ("store", ctypes.c_int),
+                ("mem_limit", ctypes.c_uint64), ("checkpoint_seconds", ctypes.c_double),
+                ("search_opts", ctypes.c_void_p), ("progress", ctypes.c_void_p),
+                ("progress_ctx", ctypes.c_void_p), ("warn", ctypes.c_void_p),
+                ("warn_ctx", ctypes.c_void_p), ("cancel", ctypes.c_void_p)]
 
 
 # Every struct this module mirrors, with its C name: _check_abi compares
@@ -88,17 +100,39 @@ def _check_abi(lib, mirrored=None):
     for cls, cname in mirrored or _MIRRORED:
         why = _abi_mismatch(lib, cls, cname)
         if why:
-            raise DabError(7, "python/dab.py does not match %s: %s (rebuild libdab.so with "
-                           "./build.sh, or update dab.py)" % (library_path(), why))
+            raise DabError(7, "python/dab does not match %s: %s (rebuild libdab.so with "
+                           "./build.sh, or update python/dab)" % (library_path(), why))
+
+
+def _candidates():
+    """Where libdab.so may be, in the order library_path tries them."""
+    here = os.path.dirname(os.path.abspath(__file__))
+    out = [os.path.join(here, "libdab.so")]
+    tree = os.path.normpath(os.path.join(here, "..", ".."))   # python/dab -> the checkout
+    if os.path.isfile(os.path.join(tree, "Makefile")) and os.path.isdir(os.path.join(tree, "oracle")):
+        out.append(os.path.join(tree, "build", "libdab.so"))
+    try:
+        from . import _install                                 # written by `make install`
+        out.append(os.path.join(_install.LIBDIR, "libdab.so"))
+    except ImportError:
+        pass
+    out += [os.path.join(sys.prefix, "lib", "libdab.so"), "/usr/local/lib/libdab.so", "/usr/lib/libdab.so"]
+    return out
 
 
 def library_path():
-    """libdab.so: $DAB_LIB, else build/libdab.so next to this file's project."""
+    """libdab.so: $DAB_LIB, else the first that exists of this package's
+    folder, the checkout's build/libdab.so (package run from python/), the
+    prefix `make install` used, sys.prefix/lib, /usr/local/lib, /usr/lib
+    (the first candidate when none exists, for the error message)."""
     env = os.environ.get("DAB_LIB")
     if env:
         return env
-    here = os.path.dirname(os.path.abspath(__file__))
-    return os.path.join(here, "..", "build", "libdab.so")
+    cands = _candidates()
+    for c in cands:
+        if os.path.exists(c):
+            return c
+    return cands[1] if len(cands) > 1 and "build" in cands[1] else cands[0]
 
 
 _lib = None
@@ -110,7 +144,8 @@ def _load():
         return _lib
     path = library_path()
     if not os.path.exists(path):
-        raise DabError(4, "%s not found: run ./build.sh in the dab project first" % path)
+        raise DabError(4, "%s not found: run ./build.sh in the dab project (or make install), "
+                       "or set DAB_LIB to libdab.so" % path)
     lib = ctypes.CDLL(path)
     P, U64, I = ctypes.c_void_p, ctypes.c_uint64, ctypes.c_int
     E = ctypes.POINTER(_Err)
@@ -135,6 +170,23 @@ def _load():
         "dab_oracle_parse": (I, [P, ctypes.c_char_p, ctypes.POINTER(U64), E]),
         "dab_oracle_result": (I, [P, U64, I, ctypes.POINTER(I), ctypes.POINTER(ctypes.c_int16),
                                   ctypes.POINTER(I), E]),
+        "dab_oracle_bounds64": (I, [P, U64, ctypes.POINTER(I), ctypes.POINTER(I), E]),
+        "dabtb_readonly": (ctypes.c_bool, []),
+        "dabtb_where": (None, [ctypes.c_char_p, P, ctypes.c_size_t, P, ctypes.c_size_t]),
+        "dab_vec_new": (I, [I, I, ctypes.POINTER(P), E]),
+        "dab_vec_free": (None, [P]),
+        "dab_vec_step": (I, [P, ctypes.c_size_t, P, P, P, P, P, P, P, E]),
+        "dab_vec_legal": (None, [P, ctypes.c_size_t, P, P]),
+        "dab_vec_random_moves": (None, [P, ctypes.c_size_t, P, U64, P]),
+        "dab_vec_observe": (ctypes.c_long, [P, I, ctypes.c_size_t, P, P, P, P, P]),
+        "dab_vec_observe_size": (ctypes.c_long, [P, I]),
+        "dab_vec_values": (I, [P, P, ctypes.c_size_t, P, P, P, E]),
+        "dab_vec_move_values": (I, [P, P, ctypes.c_size_t, P, P, P, E]),
+        "dab_vec_wdl": (I, [P, P, ctypes.c_size_t, P, P, P, P, E]),
+        "dab_capi_player_new": (I, [ctypes.c_char_p, I, I, ctypes.c_char_p, U64, ctypes.POINTER(P), E]),
+        "dab_capi_player_free": (None, [P]),
+        "dab_capi_player_name": (ctypes.c_char_p, [P]),
+        "dab_capi_player_move": (I, [P, U64, I, I, I, ctypes.POINTER(I), E]),
         "dab_abi_sizeof": (ctypes.c_long, [ctypes.c_char_p]),
         "dab_abi_offsetof": (ctypes.c_long, [ctypes.c_char_p, ctypes.c_char_p]),
         "dab_abi_fieldsize": (ctypes.c_long, [ctypes.c_char_p, ctypes.c_char_p]),
@@ -150,6 +202,35 @@ def _load():
 
 def _raise(st, err):
     raise DabError(st, err.msg.decode(errors="replace") or _STATUS.get(st, "error %d" % st))
+
+
+def set_readonly(on=True):
+    """Read-only mode for this process (and the programs it starts): no
+    query creates or changes a file.  Tables are then never built on first
+    use (an oracle of a board of up to 24 lines solves it in memory
+    instead) and no store is written; a refused write raises DabError
+    naming DAB_READONLY.  The same as DAB_READONLY=1 in the environment
+    (the library reads it there) or `dab --read-only`."""
+    if on:
+        os.environ["DAB_READONLY"] = "1"
+    else:
+        os.environ.pop("DAB_READONLY", None)
+
+
+def readonly():
+    """True in read-only mode (set_readonly, or DAB_READONLY=1)."""
+    return bool(_load().dabtb_readonly())
+
+
+def where(tb_dir=None):
+    """{"lookup": [directories searched for RxC.dab, in order], "write": the
+    directory a table built on demand goes to (or "nowhere (why)"),
+    "read_only": bool}: what `dab info` prints."""
+    lib = _load()
+    look, wr = ctypes.create_string_buffer(8192), ctypes.create_string_buffer(4200)
+    lib.dabtb_where(tb_dir.encode() if tb_dir else None, look, len(look), wr, len(wr))
+    dirs = [d for d in look.value.decode().split(":") if d]
+    return {"lookup": dirs, "write": wr.value.decode(), "read_only": bool(lib.dabtb_readonly())}
 
 
 def build(board, path, threads=0):
@@ -336,7 +417,8 @@ class Oracle(_Answers):
     ~95 s), so learners usually set one.  threads: search threads a query
     (default 1: a small query answers in ~20 us on one thread and ~70 us on
     two, which cost more to start than they save; 0 = all cores, for a few
-    big queries)."""
+    big queries).  readonly=True/False sets read-only mode for the whole
+    process (set_readonly); None leaves it as it is."""
 
     _calls = {"close": "dab_oracle_close", "parse": "dab_oracle_parse",
               "value": "dab_oracle_value64", "move_values": "dab_oracle_move_values"}
@@ -350,13 +432,27 @@ class Oracle(_Answers):
             _raise(st, err)
         return _RESULTS[r.value], [keep[i] for i in range(n.value)]
 
+    def bounds(self, pos):
+        """(lower, upper): the value of pos as proved bounds; lower == upper
+        when exact, lower < upper when a search stopped at node_limit (no
+        error then)."""
+        lo, hi, err = ctypes.c_int(), ctypes.c_int(), _Err()
+        st = self._lib.dab_oracle_bounds64(self._h, self._pos(pos), ctypes.byref(lo), ctypes.byref(hi),
+                                           ctypes.byref(err))
+        if st:
+            _raise(st, err)
+        return lo.value, hi.value
+
     def values(self, positions):
         """Batch, as Tablebase.values: an int8 numpy array (one query per
         position; a searching oracle answers them one by one)."""
         import numpy as np
         return np.array([self.value(int(p)) for p in self._line_sets(positions)], dtype=np.int8)
 
-    def __init__(self, board, tb_dir=None, search=False, hash_mb=512, node_limit=0, threads=1):
+    def __init__(self, board, tb_dir=None, search=False, hash_mb=512, node_limit=0, threads=1,
+                 readonly=None):
+        if readonly is not None:
+            set_readonly(readonly)
         lib = _load()
         self._lib = lib
         rc = _board(str(board))
@@ -373,3 +469,8 @@ class Oracle(_Answers):
             _raise(st, err)
         self._h = h
         self.source = lib.dab_oracle_source(h).decode()   # "tablebase", "memory" or "search"
+
+
+from .game import Game, State, Bounds, WDL, load_game  # noqa: E402
+from .batch import States, Labels  # noqa: E402
+from .player import Player  # noqa: E402
