@@ -4,13 +4,16 @@
 # ThreadSanitizer one.
 
 CC      ?= gcc
-# BMI2 (pext/pdep) drives the bitboards; x86-64-v3 has it and runs anywhere
-# a Haswell-or-later CPU does (and under valgrind, unlike -march=native).
-ARCH    ?= $(shell grep -qw bmi2 /proc/cpuinfo 2>/dev/null && echo -march=x86-64-v3)
+# No -march by default: the binaries run on any x86-64 (and build on
+# aarch64).  BMI2's pext/pdep and popcnt, which drive the bitboards, are
+# chosen at run time where the CPU has them fast (game/bits.h).
+# `make ARCH=-march=native` (or -march=x86-64-v3) compiles them in; such
+# binaries die with SIGILL on CPUs without them.
+ARCH    ?=
 OPT     ?= -O2 $(ARCH)
 WARN    := -Wall -Wextra -Wshadow -Wconversion -Wno-sign-conversion -Wstrict-prototypes \
            -Wmissing-prototypes -Wvla -Wformat=2
-CFLAGS  += -std=c11 -D_GNU_SOURCE -g -fPIC $(OPT) $(WARN) -I. -Igame -MMD -MP
+CFLAGS  += -std=c11 -D_GNU_SOURCE -g -fPIC $(OPT) $(WARN) -I. -MMD -MP
 LDLIBS  += -llmdb -lzstd -lxxhash -lpthread -lm
 # dab serve (service/): libmicrohttpd and jansson from Debian
 LDLIBS  += $(shell pkg-config --libs libmicrohttpd jansson 2>/dev/null || echo -lmicrohttpd -ljansson)
@@ -32,10 +35,18 @@ BUILD   ?= build
 BIN     ?= bin
 endif
 
-# Upstream to downstream; a folder may use only the ones before it.
-LIBDIRS := game symmetry solver tablebase oracle proof theorems verify players agents service
+# Upstream to downstream; a folder may include only itself and the ones
+# before it (cli/, tests/ and bench/ sit above them all).  `make layers`
+# checks every #include against this order (.ci/layers.sh).
+LIBDIRS := game symmetry theorems solver tablebase oracle proof verify players agents service
 LIB_SRC := $(foreach d,$(LIBDIRS),$(wildcard $(d)/*.c))
 LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/obj/%.o)
+# Hot loops built twice (game/isa.h): the object every x86-64 runs, with
+# the portable pext/pdep, and an x86-64-v3 one (BMI2, AVX2, popcnt), one
+# chosen at run time.  Other CPUs build the first only.
+ISA_SRC := solver/retro_sweep.c
+ISA_V3  := $(if $(filter x86_64-%,$(shell $(CC) -dumpmachine)),-march=x86-64-v3)
+LIB_OBJ += $(if $(ISA_V3),$(ISA_SRC:%.c=$(BUILD)/obj/%.v3.o))
 CLI_SRC := $(wildcard cli/*.c)
 CLI_OBJ := $(CLI_SRC:%.c=$(BUILD)/obj/%.o)
 TEST_SRC := $(wildcard tests/test_*.c)
@@ -43,13 +54,18 @@ TESTS   := $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 BENCH_SRC := $(wildcard bench/*.c)
 BENCHES := $(BENCH_SRC:bench/%.c=$(BUILD)/bench/%)
 
-.PHONY: all clean tests
+.PHONY: all clean tests layers
 all: $(BIN)/dab $(BUILD)/libdab.so $(TESTS) $(BENCHES)
 tests: $(TESTS)
 
 $(BUILD)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -c $< -o $@
+
+$(ISA_SRC:%.c=$(BUILD)/obj/%.o): CFLAGS += -DDAB_ISA_BASE
+$(BUILD)/obj/%.v3.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(ISA_V3) -DDAB_ISA_V3 -c $< -o $@
 
 $(BUILD)/libdab.a: $(LIB_OBJ)
 	@mkdir -p $(dir $@)
@@ -71,23 +87,39 @@ $(BUILD)/bench/%: bench/%.c $(BUILD)/libdab.a
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(BUILD)/libdab.a $(LDLIBS)
 
 clean:
-	rm -rf build build-san bin
+	rm -rf build build-* bin
+
+# Fails, printing file:line: #include, when a file includes a folder above
+# its own in LIBDIRS or names a header without its folder.
+layers:
+	@.ci/layers.sh $(LIBDIRS) && echo "layers: every include follows $(LIBDIRS) < cli tests bench"
 
 # make install [PREFIX=/usr/local] [DESTDIR=...]: bin/dab, libdab.so and
-# libdab.a, the public headers (include/dab/, compile with -I$(PREFIX)/include/dab
-# -I$(PREFIX)/include/dab/game) and the Python package dab, told where
-# libdab.so went (dab/_install.py).
+# libdab.a, the headers (include/dab/, as in the tree: #include
+# "game/board.h" with -I$(PREFIX)/include/dab), dab.pc for pkg-config
+# (`pkg-config --cflags --libs dab`) and the Python package dab, told
+# where libdab.so went (dab/_install.py).
 PREFIX  ?= /usr/local
+VERSION ?= 0.1.0
+LIBDIR  ?= $(PREFIX)/lib
+INCDIR  ?= $(PREFIX)/include/dab
+PCDIR   ?= $(LIBDIR)/pkgconfig
 PYDIR   ?= $(PREFIX)/lib/python$(shell /usr/bin/python3 -c 'import sys; print("%d.%d" % sys.version_info[:2])')/dist-packages
 HEADERS := $(foreach d,$(LIBDIRS),$(wildcard $(d)/*.h))
+# libdab.so carries its libraries; a static link needs them too.
+PC_PRIVATE := $(filter -l%,$(LDLIBS))
 .PHONY: install
 install: $(BIN)/dab $(BUILD)/libdab.so $(BUILD)/libdab.a
-	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PYDIR)/dab
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(LIBDIR) $(DESTDIR)$(PCDIR) $(DESTDIR)$(PYDIR)/dab
 	install -m 755 $(BIN)/dab $(DESTDIR)$(PREFIX)/bin/dab
-	install -m 755 $(BUILD)/libdab.so $(DESTDIR)$(PREFIX)/lib/libdab.so
-	install -m 644 $(BUILD)/libdab.a $(DESTDIR)$(PREFIX)/lib/libdab.a
-	for h in $(HEADERS); do install -D -m 644 $$h $(DESTDIR)$(PREFIX)/include/dab/$$h; done
+	install -m 755 $(BUILD)/libdab.so $(DESTDIR)$(LIBDIR)/libdab.so
+	install -m 644 $(BUILD)/libdab.a $(DESTDIR)$(LIBDIR)/libdab.a
+	for h in $(HEADERS); do install -D -m 644 $$h $(DESTDIR)$(INCDIR)/$$h; done
+	printf '%s\n' 'prefix=$(PREFIX)' 'libdir=$(LIBDIR)' 'includedir=$(INCDIR)' '' \
+	  'Name: dab' 'Description: Dots-and-Boxes solver, tablebases, oracle and players' \
+	  'Version: $(VERSION)' 'Cflags: -I$${includedir}' 'Libs: -L$${libdir} -ldab' \
+	  'Libs.private: $(PC_PRIVATE)' > $(DESTDIR)$(PCDIR)/dab.pc
 	install -m 644 python/dab/*.py $(DESTDIR)$(PYDIR)/dab/
-	echo 'LIBDIR = "$(PREFIX)/lib"' > $(DESTDIR)$(PYDIR)/dab/_install.py
+	echo 'LIBDIR = "$(LIBDIR)"' > $(DESTDIR)$(PYDIR)/dab/_install.py
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

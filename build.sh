@@ -7,7 +7,7 @@ cd "$(dirname "$0")"
 # Debian packages dab needs to build and test.
 PKGS=(gcc make pkg-config liblmdb-dev lmdb-utils libzstd-dev libxxhash-dev python3 python3-numpy gnuplot-nox python3-torch
       python3-setuptools python3-wheel python3-pip python3-venv
-      libmicrohttpd-dev libjansson-dev curl wrk chromium chromium-driver)
+      libmicrohttpd-dev libjansson-dev curl wrk chromium chromium-driver clang)
 
 missing=()
 for p in "${PKGS[@]}"; do
@@ -25,4 +25,4 @@ if ((${#missing[@]})); then
   fi
 fi
 
-make -j"$(nproc)" "$@"
+make -j"${JOBS:-$(nproc)}" "$@"

@@ -7,8 +7,8 @@
 #define DAB_AGENT_H
 
 #include <stdio.h>
-#include "board.h"
-#include "progress.h"
+#include "game/board.h"
+#include "game/progress.h"
 #include "oracle/oracle.h"
 #include "players/arena.h"
 #include "players/player.h"
@@ -66,10 +66,11 @@ dab_status dab_model_write(const char *path, const dab_model_header *h, const vo
 ** Reads a model file.  want_kind: the kind expected ("q", "nn"), NULL for
 ** any.  On success *payload is malloc'd (caller frees; non-NULL even when
 ** n is 0) and *n its length.
-** RETURN: DAB_OK; DAB_EIO when the file cannot be opened or read;
-** DAB_ECORRUPT for a wrong magic, a truncated or overlong file, or a
-** checksum mismatch; DAB_EINPUT for another format version or another
-** kind than want_kind; DAB_ENOMEM.  Every message is one line naming the
+** RETURN: DAB_OK; DAB_EINPUT for a missing file, a file that is not a
+** model (no magic), another format version or another kind than
+** want_kind; DAB_EIO when the file cannot be opened or read otherwise;
+** DAB_ECORRUPT for a model truncated, overlong or failing its checksum;
+** DAB_ENOMEM.  Every message is one line naming the
 ** file.  On error *payload is NULL and nothing is loaded.
 */
 dab_status dab_model_read(const char *path, const char *want_kind, dab_model_header *h,

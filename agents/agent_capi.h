@@ -7,7 +7,7 @@
 #define DAB_AGENT_CAPI_H
 
 #include <stdint.h>
-#include "board.h"
+#include "game/board.h"
 
 /*
 ** A dab_capi_player owns everything a player needs: its board, a player

@@ -6,7 +6,8 @@
 #ifndef DAB_AZ_H
 #define DAB_AZ_H
 
-#include "board.h"
+#include <stddef.h>
+#include "game/board.h"
 #include "game/sc.h"
 #include "players/mcts_bz.h"
 #include "players/rng.h"

@@ -50,6 +50,12 @@ dab_status az_write_samples(const char *path, const dab_geom *g, const dab_az_ne
                             long iter_now, double decay, size_t *written, dab_err *err);
 /* Positions from random play: per_step at every step 0..nlines-2. */
 int az_random_positions(const dab_geom *g, int per_step, uint64_t seed, az_testpos *out, int cap);
+/* Positions from the model's own games: per_step games from the empty board,
+** each move sampled from the policy head (temperature 1); every game gives
+** its position at every step 0..nlines-2.  RETURN: positions written (0 when
+** out of memory). */
+int az_own_positions(const dab_geom *g, dab_az_model *m, int per_step, uint64_t seed,
+                     az_testpos *out, int cap);
 /* Grades the policy argmax, the search's move (sims) and the value head
 ** on the positions against the oracle (n[step] = positions graded). */
 void az_measure(const dab_geom *g, const dab_oracle *oracle, dab_az_model *m, long sims,

@@ -21,7 +21,7 @@ typedef struct az_run {
   size_t nbuf;
   long iter, games, step_k, step_iters;   /* step_k: lines left undrawn at the start */
   uint64_t seed;
-  double lp, lv, mqr, nvr;
+  double lp, lv, mqr, nvr, sps;   /* sps: the trainer pass's steps a second */
   char dir[64];
 } az_run;
 
@@ -252,17 +252,19 @@ static dab_status resume(az_run *R, const char *path, double *seconds, dab_err *
 
 /* ---- Snapshots ---------------------------------------------------------------- */
 
-#define AZ_COLUMNS "games,seconds,iter,step,mqr,nvr,policy_loss,value_loss,optimal,opt_policy,kept,kept_policy,rmse"
+#define AZ_COLUMNS \
+  "games,seconds,iter,step,mqr,nvr,policy_loss,value_loss,optimal,opt_policy,kept,kept_policy,rmse," \
+  "train_steps_per_s"
 
 static dab_status snapshot(dab_train_ctx *t, az_run *R, const dab_oracle *oracle,
                            const az_testpos *tp, int ntp, dab_err *err) {
   dab_az_model m = {R->net, play_opts(&R->o), ""};
   az_measure_out mo;
   az_measure(R->g, oracle, &m, R->o.sims, tp, ntp, &mo);
-  double v[13] = {(double)R->games, dab_train_elapsed(t), (double)R->iter, (double)R->step_k, R->mqr,
+  double v[14] = {(double)R->games, dab_train_elapsed(t), (double)R->iter, (double)R->step_k, R->mqr,
                   R->nvr, R->lp, R->lv, mo.all_opt_mcts, mo.all_opt_policy, mo.all_kept_mcts,
-                  mo.all_kept_policy, mo.rmse};
-  return dab_train_log(t, AZ_COLUMNS, v, 13, err);
+                  mo.all_kept_policy, mo.rmse, R->sps};
+  return dab_train_log(t, AZ_COLUMNS, v, 14, err);
 }
 
 /* ---- One iteration ------------------------------------------------------------ */
@@ -327,6 +329,8 @@ static dab_status iterate(dab_train_ctx *t, az_run *R, dab_err *err) {
       const char *a = strstr(line, "policy_loss="), *b = strstr(line, "value_loss=");
       R->lp = a ? atof(a + 12) : NAN;
       R->lv = b ? atof(b + 11) : NAN;
+      const char *c = strstr(line, "steps_per_s=");
+      R->sps = c ? atof(c + 12) : NAN;
     }
     if (st == DAB_EIO && dab_train_canceled(t)) st = dab_fail(err, DAB_ECANCELED, "stopped");
   }

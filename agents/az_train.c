@@ -342,3 +342,40 @@ int az_random_positions(const dab_geom *g, int per_step, uint64_t seed, az_testp
     }
   return n;
 }
+
+int az_own_positions(const dab_geom *g, dab_az_model *m, int per_step, uint64_t seed,
+                     az_testpos *out, int cap) {
+  dab_az_evaluator ev = {m->net, dab_az_scratch_new(m->net, 1), 0};
+  if (!ev.scratch) return 0;
+  int n = 0;
+  dab_rng rng;
+  for (int k = 0; k < per_step; k++) {
+    dab_rng_seed2(&rng, seed, (uint64_t)k);
+    dab_game game;
+    dab_game_init(g, &game);
+    for (int s = 0; s < g->nlines - 1 && n < cap; s++) {
+      int me = game.to_move;
+      out[n++] = (az_testpos){dab_ls_word(&game.lines), (int16_t)(game.score[me] - game.score[me ^ 1]),
+                              (int16_t)s};
+      int16_t mv[DAB_MAX_LINES];
+      int nm = dab_legal_moves(g, &game.lines, mv);
+      pl_mstate st;
+      pl_mstate_from_game(g, &game, &st);
+      float prior[DAB_MAX_LINES], v, sum = 0;
+      dab_az_net_eval(&ev, g, &st, &rng, prior, &v);
+      for (int j = 0; j < nm; j++) sum += prior[mv[j]];
+      double u = dab_rng_unit(&rng) * sum, acc = 0;
+      int pick = mv[nm - 1];
+      for (int j = 0; j < nm; j++) {
+        acc += prior[mv[j]];
+        if (u < acc) {
+          pick = mv[j];
+          break;
+        }
+      }
+      dab_game_play(g, &game, pick);
+    }
+  }
+  dab_az_scratch_free(ev.scratch);
+  return n;
+}

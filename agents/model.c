@@ -91,7 +91,9 @@ dab_status dab_model_read(const char *path, const char *want_kind, dab_model_hea
   *n = 0;
   memset(h, 0, sizeof *h);
   FILE *f = fopen(path, "rb");
-  if (!f) return dab_fail(err, DAB_EIO, "%s: cannot open: %s", path, strerror(errno));
+  if (!f) /* a missing file is a bad argument (exit 2), other failures I/O */
+    return dab_fail(err, errno == ENOENT || errno == EISDIR ? DAB_EINPUT : DAB_EIO, "%s: cannot open: %s",
+                    path, strerror(errno));
   dab_status st = DAB_OK;
   uint8_t *buf = NULL;
   uint8_t head[DAB_MODEL_HEADER_BYTES];
@@ -106,11 +108,15 @@ dab_status dab_model_read(const char *path, const char *want_kind, dab_model_hea
     goto out;
   }
   if (size < DAB_MODEL_HEADER_BYTES + 8 || fread(head, 1, sizeof head, f) != sizeof head) {
-    st = dab_fail(err, DAB_ECORRUPT, "%s: not a dab model file (too short)", path);
+    /* Another kind of file (no magic): a bad argument; a model cut short: damaged. */
+    size_t k = (size_t)size < 8 ? (size_t)size : 8;
+    rewind(f);
+    bool magic = k > 0 && fread(head, 1, k, f) == k && !memcmp(head, DAB_MODEL_MAGIC, k);
+    st = dab_fail(err, magic ? DAB_ECORRUPT : DAB_EINPUT, "%s: not a dab model file (too short)", path);
     goto out;
   }
   if (memcmp(head, DAB_MODEL_MAGIC, 8) != 0) {
-    st = dab_fail(err, DAB_ECORRUPT, "%s: not a dab model file (bad magic)", path);
+    st = dab_fail(err, DAB_EINPUT, "%s: not a dab model file (bad magic)", path);
     goto out;
   }
   h->version = get_u32(head + 8);

@@ -7,7 +7,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
-#include "board.h"
+#include "game/board.h"
 #include "agents/agent.h"
 #include "players/rng.h"
 

@@ -7,7 +7,8 @@
 
 #include <stdbool.h>
 #include <stdint.h>
-#include "board.h"
+#include <stddef.h>
+#include "game/board.h"
 #include "players/rng.h"
 
 /*

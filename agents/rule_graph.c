@@ -4,7 +4,7 @@
 */
 #include <string.h>
 #include "agents/rule.h"
-#include "sc.h"
+#include "game/sc.h"
 
 /* Class lists, the longest chain and the prefilter bits, from the nodes. */
 static void sgraph_finish(dab_sgraph *sg) {

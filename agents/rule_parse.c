@@ -58,7 +58,7 @@ static bool read_num(parser *p, int *v, bool *too_long) {
   int n = 0, k = 0;
   *too_long = false;
   while (isdigit((unsigned char)p->s[p->i])) {
-    if (k == 4) *too_long = true;
+    if (k >= 4) *too_long = true;  /* stop accumulating: no overflow */
     else n = n * 10 + (p->s[p->i] - '0');
     k++;
     p->i++;

@@ -2,6 +2,7 @@
 ** ruleteam.c: rule files, games of a rule team against the chain player, greedy players.
 ** See Copyright Notice in README.md
 */
+#include <errno.h>
 #include <inttypes.h>
 #include <pthread.h>
 #include <stdarg.h>
@@ -90,7 +91,9 @@ dab_status dab_rules_read(const char *path, const char *want_kind, dab_model_hea
   *out = NULL;
   *nout = 0;
   FILE *f = fopen(path, "rb");
-  if (!f) return dab_fail(err, DAB_EIO, "%s: cannot open", path);
+  if (!f) /* a missing file is a bad argument (exit 2), other failures I/O */
+    return dab_fail(err, errno == ENOENT || errno == EISDIR ? DAB_EINPUT : DAB_EIO, "%s: cannot open: %s",
+                    path, strerror(errno));
   size_t cap = 1 << 16, len = 0;
   char *buf = malloc(cap);
   for (;;) {
@@ -121,6 +124,11 @@ dab_status dab_rules_read(const char *path, const char *want_kind, dab_model_hea
   int n = 0, line_no = 0;
   const char *what = "not a rule file";
   size_t at = 0;
+  size_t mk = len < strlen(DAB_RULES_MAGIC) ? len : strlen(DAB_RULES_MAGIC);
+  if (!len || memcmp(buf, DAB_RULES_MAGIC, mk)) { /* another kind of file: a bad argument */
+    free(buf);
+    return dab_fail(err, DAB_EINPUT, "%s: not a rule file", path);
+  }
   /* The checksum line is the last: find it, check it, then parse the rest. */
   char *cs = NULL;
   if (len > 2 && buf[len - 1] == '\n') {

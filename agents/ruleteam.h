@@ -51,9 +51,9 @@ dab_status dab_rules_write(const char *path, int rows, int cols, const char *kin
 ** Reads a rule file.  want_kind: "econ", "erl", or NULL for either.
 ** On success *a is malloc'd (caller frees), *n its count; h gets the
 ** board, kind and params.
-** RETURN: DAB_OK; DAB_EIO; DAB_ECORRUPT (one line naming the file and
-** the line) for any damage listed above; DAB_EINPUT for another kind;
-** DAB_ENOMEM.
+** RETURN: DAB_OK; DAB_EINPUT for a missing file, one that is not a rule
+** file (no magic) or another kind; DAB_EIO; DAB_ECORRUPT (one line naming
+** the file and the line) for any damage listed above; DAB_ENOMEM.
 */
 dab_status dab_rules_read(const char *path, const char *want_kind, dab_model_header *h, dab_ragent **a,
                           int *n, dab_err *err);

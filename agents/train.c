@@ -9,12 +9,7 @@
 #include <string.h>
 #include <time.h>
 #include "agents/agent.h"
-
-static double now_s(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
+#include "game/clock.h"
 
 /* ---- Kind options ------------------------------------------------------ */
 
@@ -85,16 +80,16 @@ dab_status dab_kopts_check(const dab_kopts *k, const char *kind, dab_err *err) {
 /* ---- Clock, progress, log ---------------------------------------------- */
 
 void dab_train_start(dab_train_ctx *t, double seconds_before) {
-  t->t0 = now_s();
+  t->t0 = dab_now_s();
   t->t_before = seconds_before;
   t->last_progress = -1;
 }
 
-double dab_train_elapsed(const dab_train_ctx *t) { return t->t_before + (now_s() - t->t0); }
+double dab_train_elapsed(const dab_train_ctx *t) { return t->t_before + (dab_now_s() - t->t0); }
 
 void dab_train_progress(dab_train_ctx *t, const char *what, uint64_t done, uint64_t total) {
   if (!t->progress) return;
-  double el = now_s() - t->t0;
+  double el = dab_now_s() - t->t0;
   if (done != total && t->last_progress >= 0 && el - t->last_progress < DAB_PROGRESS_INTERVAL)
     return;
   t->last_progress = el;

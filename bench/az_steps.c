@@ -1,6 +1,7 @@
 /*
 ** az_steps.c: accuracy per step (lines drawn) of az models against the
-** oracle: policy argmax, search move, value error; positions from random play.
+** oracle: policy argmax, search move, value error; positions from random play
+** and from the model's own games (moves sampled from its policy head).
 ** Usage: az_steps POSITIONS_PER_STEP SIMS MODEL...
 ** See Copyright Notice in README.md
 */
@@ -34,18 +35,25 @@ int main(int argc, char **argv) {
       return 1;
     }
     az_testpos *tp = malloc((size_t)per * (size_t)g.nlines * sizeof *tp);
-    int n = az_random_positions(&g, per, 2026, tp, per * g.nlines);
-    az_measure_out mo;
-    az_measure(&g, o, m, sims, tp, n, &mo);
-    printf("%s (%s), %d positions per step, search %ld sims\n", argv[a], m->params, per, sims);
-    printf("step  policy  mcts  kept_policy  kept_mcts  value_abs_err\n");
-    for (int s = 0; s < g.nlines - 1; s++)
-      if (mo.n[s])
-        printf("%4d  %.3f  %.3f  %.3f  %.3f  %.3f\n", s, mo.opt_policy[s] / (double)mo.n[s],
-               mo.opt_mcts[s] / (double)mo.n[s], mo.kept_policy[s] / (double)mo.n[s],
-               mo.kept_mcts[s] / (double)mo.n[s], mo.verr[s] / (double)mo.n[s]);
-    printf("all   %.3f  %.3f  %.3f  %.3f  rmse %.3f\n", mo.all_opt_policy, mo.all_opt_mcts,
-           mo.all_kept_policy, mo.all_kept_mcts, mo.rmse);
+    for (int src = 0; src < 2; src++) {
+      int n = src == 0 ? az_random_positions(&g, per, 2026, tp, per * g.nlines)
+                       : az_own_positions(&g, m, per, 2026, tp, per * g.nlines);
+      az_measure_out mo;
+      az_measure(&g, o, m, sims, tp, n, &mo);
+      printf("%s (%s), positions from %s, %d per step, search %ld sims\n", argv[a], m->params,
+             src == 0 ? "random play" : "own games", per, sims);
+      printf("step  n  policy  mcts  kept_policy  kept_mcts  value_abs_err\n");
+      long tot = 0;
+      for (int s = 0; s < g.nlines - 1; s++)
+        if (mo.n[s]) {
+          tot += mo.n[s];
+          printf("%4d  %ld  %.3f  %.3f  %.3f  %.3f  %.3f\n", s, mo.n[s], mo.opt_policy[s] / (double)mo.n[s],
+                 mo.opt_mcts[s] / (double)mo.n[s], mo.kept_policy[s] / (double)mo.n[s],
+                 mo.kept_mcts[s] / (double)mo.n[s], mo.verr[s] / (double)mo.n[s]);
+        }
+      printf("all  %ld  %.3f  %.3f  %.3f  %.3f  rmse %.3f\n", tot, mo.all_opt_policy, mo.all_opt_mcts,
+             mo.all_kept_policy, mo.all_kept_mcts, mo.rmse);
+    }
     free(tp);
     dab_oracle_close(o);
     dab_az_model_free(m);

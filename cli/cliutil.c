@@ -4,6 +4,7 @@
 */
 #include <errno.h>
 #include <signal.h>
+#include <sys/stat.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -14,8 +15,18 @@ int cli_exit_code(dab_status st) {
   return (st == DAB_EINPUT || st == DAB_EBOARD) ? CLI_USAGE : CLI_FAIL;
 }
 
+/* Ends an error line with msg, kept on one line ("\n" inside becomes "; "). */
+static void cli_error_tail(const char *msg) {
+  for (const char *s = msg; *s; s++) {
+    if (*s == '\n' && s[1]) fputs("; ", stderr);
+    else if (*s != '\n' && *s != '\r') fputc(*s, stderr);
+  }
+  fputc('\n', stderr);
+}
+
 int cli_error(const char *cmd, dab_status st, const char *msg) {
-  fprintf(stderr, "dab %s: %s\n", cmd, msg);
+  fprintf(stderr, "dab %s: ", cmd);
+  cli_error_tail(msg);
   return cli_exit_code(st);
 }
 
@@ -117,6 +128,20 @@ void cli_announce_memory(const char *cmd, const char *what, unsigned long long b
     fprintf(stderr, "dab %s: %s needs %.0f MiB of memory\n", cmd, what, (double)bytes / 1048576.0);
 }
 
+int cli_check_tb_dir(const char *cmd, const char *dir) {
+  struct stat sb;
+  if (!dir || !*dir) {
+    fprintf(stderr, "dab %s: --tb needs a directory\n", cmd);
+    return CLI_USAGE;
+  }
+  if (stat(dir, &sb) != 0 || !S_ISDIR(sb.st_mode)) {
+    fprintf(stderr, "dab %s: --tb %s: %s\n", cmd, dir,
+            stat(dir, &sb) != 0 ? "no such directory" : "not a directory");
+    return CLI_USAGE;
+  }
+  return 0;
+}
+
 int cli_parse_args(const char *cmd, int argc, char **argv, const cli_opt *opts, const char **args,
                    int max_args, int *nargs, const char *usage) {
   *nargs = 0;
@@ -141,6 +166,7 @@ int cli_parse_args(const char *cmd, int argc, char **argv, const cli_opt *opts, 
           return CLI_USAGE;
         }
         *(const char **)o->target = val;
+        if (!strcmp(o->name, "--tb") && cli_check_tb_dir(cmd, val)) return CLI_USAGE;
       } else {
         long n = cli_parse_count(cmd, a, val, o->max);
         if (n < 0) return CLI_USAGE;
@@ -178,4 +204,27 @@ uint64_t cli_parse_size(const char *s) {
   if (*end) return 0;
   double b = v * mul;
   return b < 64 || b > 1e13 ? 0 : (uint64_t)b;
+}
+
+static void json_string(FILE *f, const char *s) {
+  fputc('"', f);
+  for (; *s; s++) {
+    if (*s == '"' || *s == '\\') fprintf(f, "\\%c", *s);
+    else if ((unsigned char)*s < 32) fprintf(f, "\\u%04x", *s);
+    else fputc(*s, f);
+  }
+  fputc('"', f);
+}
+
+void cli_batch_error(FILE *f, const char *cmd, long line, const char *input, const char *msg) {
+  fprintf(f, "{\"line\":%ld,\"input\":", line);
+  json_string(f, input);
+  fputs(",\"error\":", f);
+  json_string(f, msg);
+  fputs("}\n", f);
+  fflush(f);
+  char where[32];
+  snprintf(where, sizeof where, "line %ld: ", line);
+  fprintf(stderr, "dab %s: %s", cmd, where);
+  cli_error_tail(msg);
 }

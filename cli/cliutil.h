@@ -11,7 +11,7 @@
 #include "game/postext.h"
 #include "game/progress.h"
 #include "game/sc.h"
-#include "solver/analysis.h"
+#include "game/analysis.h"
 
 /* Exit codes of the dab command. */
 enum { CLI_OK = 0, CLI_FAIL = 1, CLI_USAGE = 2 };
@@ -19,8 +19,13 @@ enum { CLI_OK = 0, CLI_FAIL = 1, CLI_USAGE = 2 };
 /* Maps a library status to an exit code: bad input or board -> 2, else 1. */
 int cli_exit_code(dab_status st);
 
-/* Prints "dab CMD: MESSAGE" on stderr and returns cli_exit_code(st). */
+/* Prints "dab CMD: MESSAGE" on stderr, on one line (a newline inside MESSAGE
+** becomes "; "), and returns cli_exit_code(st). */
 int cli_error(const char *cmd, dab_status st, const char *msg);
+
+/* --tb DIR must name an existing directory (cli_parse_args checks every
+** "--tb" option).  RETURN: 0, or CLI_USAGE after a one-line error. */
+int cli_check_tb_dir(const char *cmd, const char *dir);
 
 /* Parses a position argument.  RETURN: 0, or the exit code after printing
 ** a one-line error naming the problem. */
@@ -66,6 +71,13 @@ void cli_print_analysis(FILE *f, const dab_geom *g, const dab_analysis *a, bool 
 /* Prints `"components":[{"kind","coins"}...]` (no leading comma) for the
 ** Strings-and-Coins components of a view. */
 void cli_print_components_json(FILE *f, const dab_sc_view *v);
+
+/*
+** A bad line of a batch mode (`dab solve -`, `dab probe FILE -`): writes
+** {"line":N,"input":"...","error":"..."} on f (the one shape of every batch
+** mode; N counts stdin lines from 1) and "dab CMD: line N: MESSAGE" on stderr.
+*/
+void cli_batch_error(FILE *f, const char *cmd, long line, const char *input, const char *msg);
 
 /* A dab_progress_fn that draws one updating line on stderr when stderr is
 ** a terminal (rate and ETA), and prints nothing otherwise. */

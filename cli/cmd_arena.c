@@ -156,22 +156,35 @@ static void print_text(const match *mt, const summary *s, const char *start_text
   }
 }
 
-static bool write_csv(const match *mt, const char *path) {
-  FILE *f = fopen(path, "w");
-  if (!f) return false;
-  fprintf(f, "game,p1_first,start_lines,p1_score,p2_score,p1_moves,p2_moves,p1_seconds,p2_seconds,"
-             "p1_optimal,p1_scored,p2_optimal,p2_scored,start\n");
+/* The --csv rows of one chunk of games (game numbers from first on). */
+static void write_csv_rows(FILE *f, const match *mt, const game_result *res, int n, int first) {
   static char dbn[DAB_MAX_LINES + 16];
-  for (int i = 0; i < mt->games; i++) {
-    const game_result *r = &mt->res[i];
+  for (int i = 0; i < n; i++) {
+    const game_result *r = &res[i];
     if (!r->done) continue;
     dab_format_dbn(mt->g, &r->start, dbn, sizeof dbn);
-    fprintf(f, "%d,%d,%d,%d,%d,%ld,%ld,%.6f,%.6f,%ld,%ld,%ld,%ld,%s\n", i, r->p1_first, r->start_lines,
-            r->score[0], r->score[1], r->side[0].moves, r->side[1].moves, r->side[0].seconds,
-            r->side[1].seconds, r->side[0].optimal, r->side[0].scored, r->side[1].optimal,
-            r->side[1].scored, dbn);
+    fprintf(f, "%d,%d,%d,%d,%d,%ld,%ld,%.6f,%.6f,%ld,%ld,%ld,%ld,%s\n", first + i, r->p1_first,
+            r->start_lines, r->score[0], r->score[1], r->side[0].moves, r->side[1].moves,
+            r->side[0].seconds, r->side[1].seconds, r->side[0].optimal, r->side[0].scored,
+            r->side[1].optimal, r->side[1].scored, dbn);
   }
-  return fclose(f) == 0;
+}
+
+/* Games are played and summarized ARENA_CHUNK at a time (even: pairs
+** share a start), so --games is bounded by time, not memory. */
+#define ARENA_CHUNK 65536
+
+/* Progress over the whole match while one chunk runs. */
+typedef struct chunk_progress {
+  uint64_t before, total;
+} chunk_progress;
+
+static void progress_chunk(void *ctx, const dab_progress *p) {
+  const chunk_progress *c = ctx;
+  dab_progress q = *p;
+  q.done += c->before;
+  q.total = c->total;
+  cli_progress(NULL, &q);
 }
 
 /* Escapes <, > and & for SVG text. */
@@ -328,6 +341,7 @@ int dab_cmd_arena(int argc, char **argv) {
   match mt;
   memset(&mt, 0, sizeof mt);
   dab_game_record *rec = NULL;
+  FILE *csv_file = NULL;
   /* Make each player once here: a bad spec fails before any game, and
   ** shared tables (windows, oracles) are built once, not per thread. */
   for (int p = 0; p < 2; p++) {
@@ -362,11 +376,22 @@ int dab_cmd_arena(int argc, char **argv) {
   mt.oracle = orc != NULL;
   mt.games = (int)games;
   mt.seed = (uint64_t)seed;
-  if (!(rec = calloc((size_t)games, sizeof *rec))) {
+  int chunk = games < ARENA_CHUNK ? (int)games : ARENA_CHUNK;
+  if (!(rec = calloc((size_t)chunk, sizeof *rec))) {
     rc = cli_error("arena", DAB_ENOMEM, "out of memory for the results");
     goto done;
   }
   mt.res = rec;
+  if (csv && !(csv_file = fopen(csv, "w"))) {
+    char msg[DAB_ERR_LEN];
+    snprintf(msg, sizeof msg, "--csv %.200s: %s", csv, strerror(errno));
+    rc = cli_error("arena", DAB_EINPUT, msg);
+    goto done;
+  }
+  if (csv_file)
+    fprintf(csv_file, "game,p1_first,start_lines,p1_score,p2_score,p1_moves,p2_moves,p1_seconds,"
+                      "p2_seconds,p1_optimal,p1_scored,p2_optimal,p2_scored,start\n");
+  chunk_progress cp = {0, (uint64_t)games};
   dab_match_opts mo = {
       .g = &geom,
       .player = {{.spec = spec[0]}, {.spec = spec[1]}},
@@ -377,25 +402,40 @@ int dab_cmd_arena(int argc, char **argv) {
       .seed = (uint64_t)seed,
       .start = start && fraction < 0 ? &sp.game : NULL,
       .start_fraction = fraction,
-      .progress = cli_progress,
+      .progress = progress_chunk,
+      .progress_ctx = &cp,
       .cancel = cli_cancel_on_signal(),
   };
   double t0 = now_s();
-  st = dab_match_run(&mo, rec, &err);
+  summary s;
+  memset(&s, 0, sizeof s);
+  st = DAB_OK;
+  for (long first = 0; first < games && !st; first += chunk) {
+    summary part;
+    mo.first_game = (int)first;
+    mo.games = (int)(games - first < chunk ? games - first : chunk);
+    cp.before = (uint64_t)first;
+    st = dab_match_run(&mo, rec, &err);
+    dab_match_summarize(rec, mo.games, &part);
+    dab_match_summary_merge(&s, &part);
+    if (csv_file) write_csv_rows(csv_file, &mt, rec, mo.games, (int)first);
+  }
   cli_progress_end();
   double secs = now_s() - t0;
   if (st && st != DAB_ECANCELED) {
     rc = cli_error("arena", st, err.msg);
     goto done;
   }
-  summary s;
-  dab_match_summarize(rec, mt.games, &s);
   bool interrupted = s.games < mt.games;
   if (json) print_json(&mt, &s, start_text, secs, interrupted);
   else print_text(&mt, &s, start_text, secs, interrupted);
-  if (csv && !write_csv(&mt, csv)) {
-    rc = cli_error("arena", DAB_EIO, "cannot write the --csv file");
-    goto done;
+  if (csv_file) {
+    bool ok = fclose(csv_file) == 0;
+    csv_file = NULL;
+    if (!ok) {
+      rc = cli_error("arena", DAB_EIO, "cannot write the --csv file");
+      goto done;
+    }
   }
   if (svg && !write_svg(&mt, &s, svg)) {
     rc = cli_error("arena", DAB_EIO, "cannot write the --svg file");
@@ -403,6 +443,7 @@ int dab_cmd_arena(int argc, char **argv) {
   }
   if (interrupted) rc = CLI_FAIL;
 done:
+  if (csv_file) fclose(csv_file);
   free(rec);
   dab_oracle_close(search_orc);
   dab_player_env_free(env);

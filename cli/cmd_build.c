@@ -5,6 +5,7 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include "cli/cliutil.h"
 #include "cli/commands.h"
@@ -122,6 +123,19 @@ int dab_cmd_build(int argc, char **argv) {
   char path[PATH_MAX + 64];
   if (out) {
     snprintf(path, sizeof path, "%s", out);
+    /* -o into a directory that is not there: a bad argument (exit 2);
+    ** --plan writes nothing and only says what a build would need. */
+    char dir[PATH_MAX + 64];
+    snprintf(dir, sizeof dir, "%s", out);
+    char *slash = strrchr(dir, '/');
+    struct stat sb;
+    if (slash && !plan) {
+      slash[slash == dir] = 0;
+      if (stat(dir, &sb) != 0 || !S_ISDIR(sb.st_mode)) {
+        fprintf(stderr, "dab build: cannot write %s: no such directory %s\n", out, dir);
+        return CLI_USAGE;
+      }
+    }
   } else {
     st = dabtb_default_path(rows, cols, tb_dir, path, sizeof path, &err);
     if (st) return cli_error("build", st, err.msg);

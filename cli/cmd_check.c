@@ -33,11 +33,12 @@ int dab_cmd_check(int argc, char **argv) {
   cli_progress_end();
   dabtb_coverage cov;
   dabtb_get_coverage(tb, &cov);
-  dabtb_close(tb);
   if (st) {
-    fprintf(stderr, "dab check: %s: %s\n", file, err.msg);
+    tbcli_file_error("check", file, dabtb_path(tb), st, err.msg);
+    dabtb_close(tb);
     return CLI_FAIL;
   }
+  dabtb_close(tb);
   if (cov.indexed)
     printf("%s: ok (%dx%d, %d layers, %llu entries, %llu solved records: every checksum matches)\n",
            file, cov.rows, cov.cols, cov.nlines + 1, (unsigned long long)cov.indexed,

@@ -18,7 +18,7 @@ static const char usage[] =
     "data/tb/ (dab info).\n"
     "With '-', every stdin line is a position (RxC, RxC:DBN or RxC@m1,m2,...) and\n"
     "every output line one JSON object {\"rows\",\"cols\",\"value\",\"moves\",\"best\"};\n"
-    "a bad line gives {\"input\":...,\"error\":...} and the exit code is then 2.\n";
+    "a bad line gives {\"line\":N,\"input\":...,\"error\":...} and the exit code is then 2.\n";
 
 /* Appends the decimal v at *pp. */
 static void put_int(char **pp, int v) {
@@ -62,16 +62,6 @@ static size_t format_json(char *buf, const dab_geom *g, const dab_analysis *a) {
   return (size_t)(p - buf);
 }
 
-static void put_json_escaped(FILE *f, const char *s) {
-  fputc('"', f);
-  for (; *s; s++) {
-    if (*s == '"' || *s == '\\') fprintf(f, "\\%c", *s);
-    else if ((unsigned char)*s < 32) fprintf(f, "\\u%04x", *s);
-    else fputc(*s, f);
-  }
-  fputc('"', f);
-}
-
 static int probe_stream(dabtb *tb) {
   static char outbuf[1 << 16];
   setvbuf(stdout, outbuf, _IOFBF, sizeof outbuf);
@@ -82,8 +72,10 @@ static int probe_stream(dabtb *tb) {
   size_t cap = 0;
   ssize_t n;
   int bad = 0;
+  long lineno = 0;
   dab_err err;
   while ((n = getline(&line, &cap, stdin)) >= 0) {
+    lineno++;
     while (n > 0 && (line[n - 1] == '\n' || line[n - 1] == '\r')) line[--n] = 0;
     const char *s = line;
     while (*s == ' ' || *s == '\t') s++;
@@ -92,13 +84,8 @@ static int probe_stream(dabtb *tb) {
     dab_status st = dabtb_parse(tb, s, &pos, &err);
     if (!st) st = dabtb_analyze(tb, pos, &a, &err);
     if (st) {
-      fputs("{\"input\":", stdout);
-      put_json_escaped(stdout, s);
-      fputs(",\"error\":", stdout);
-      put_json_escaped(stdout, err.msg);
-      fputs("}\n", stdout);
+      cli_batch_error(stdout, "probe", lineno, s, err.msg);
       if (st == DAB_ECORRUPT) {
-        fprintf(stderr, "dab probe: %s\n", err.msg);
         free(line);
         return CLI_FAIL;
       }

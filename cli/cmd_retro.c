@@ -47,7 +47,8 @@ int dab_cmd_retro(int argc, char **argv) {
   opts.progress = cli_progress;
   opts.cancel = cli_cancel_on_signal();
   uint64_t root = dab_ls_word(&p.game.lines);
-  cli_announce_memory("retro", "the retrograde table",
+  if (__builtin_popcountll(p.geom.all_lines & ~root) <= DAB_RETRO_MAX_FREE) /* else the solver refuses */
+    cli_announce_memory("retro", "the retrograde table",
                       dab_retro_bytes(__builtin_popcountll(p.geom.all_lines & ~root)));
   dab_retro *r;
   dab_err err;

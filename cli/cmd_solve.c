@@ -20,7 +20,7 @@ static const char usage[] =
     "Boards the oracle covers (small ones) are answered from it; otherwise POS is\n"
     "solved by alpha-beta search, which also prints a principal variation, nodes,\n"
     "time and table use.  With '-', every stdin line is solved and answered with\n"
-    "one JSON object per line (a bad line gets {\"line\":N,\"error\":...}, exit 2).\n"
+    "one JSON object per line (a bad line gets {\"line\":N,\"input\":...,\"error\":...}, exit 2).\n"
     "  --json         {\"rows\",\"cols\",\"value\",\"moves\":[{\"move\",\"value\"}],\"best\":[...]}\n"
     "                 a search adds \"source\",\"pv\",\"nodes\",\"seconds\",\"tt\"\n"
     "  --value-only   prove the value of POS only (skip the value of every move)\n"
@@ -46,7 +46,8 @@ static const char usage[] =
     "rerun after Ctrl-C or a kill resumes from the bounds proved so far.\n"
     "A search first says its plan (memory, expected scale, where results go).\n"
     "A progress line (nodes/s, current bounds) is shown on a terminal.  Ctrl-C\n"
-    "stops a search and prints the bounds proved so far (exit 1).\n";
+    "stops a search and prints the bounds proved so far (exit 1); with --json, also\n"
+    "{\"rows\",\"cols\",\"exact\":false,\"lower\",\"upper\"[,\"value\"],\"source\",\"nodes\",\"seconds\"}.\n";
 
 typedef struct solve_cfg {
   bool json, value_only, force_search, force_retro;
@@ -224,6 +225,21 @@ static void format_extras(const dab_oracle_info *in, const solve_cfg *c, char *e
              c->no_store ? "--no-store" : in->store_open ? "the store is read-only here" : "no store");
 }
 
+/* The last query's details; stopped: it was a search stopped (Ctrl-C or
+** --node-limit) with the bounds proved in lower / upper. */
+static dab_oracle_info info;
+static bool stopped;
+
+/* A stopped search's JSON: what it proved, "exact": false. */
+static void print_stopped_json(const dab_parsed *p) {
+  printf("{\"rows\":%d,\"cols\":%d,\"exact\":false,\"lower\":%d,\"upper\":%d", p->geom.rows,
+         p->geom.cols, info.lower, info.upper);
+  if (info.value_proved) printf(",\"value\":%d", info.lower);
+  printf(",\"source\":\"search\",\"nodes\":%llu,\"seconds\":%.3f}\n", (unsigned long long)info.nodes,
+         info.seconds);
+  fflush(stdout);
+}
+
 /* Solves one parsed position into a and the extra JSON / text lines.
 ** RETURN: status; on DAB_ECANCELED err holds the bounds message. */
 static dab_status solve_one(const dab_parsed *p, const solve_cfg *c, dab_analysis *a, char *extra,
@@ -245,11 +261,13 @@ static dab_status solve_one(const dab_parsed *p, const solve_cfg *c, dab_analysi
   print_plan(p, c);
   const char *source = dab_oracle_source(oracle);
   if (!c->json && !strcmp(source, "search")) mention_proof(g, dab_ls_word(&p->game.lines));
-  static dab_oracle_info info;
+  stopped = false;
+  memset(&info, 0, sizeof info);
   int flags = DAB_ORACLE_PV | (c->value_only ? DAB_ORACLE_VALUE_ONLY : 0);
   st = dab_oracle_query(oracle, &p->game.lines, flags, a, &info, err);
   cli_progress_end();
-  if (st == DAB_ECANCELED && !strcmp(info.source, "search")) {
+  if (st == DAB_ECANCELED && info.source && !strcmp(info.source, "search")) {
+    stopped = true;
     if (info.value_proved)
       return dab_fail(err, st, "interrupted after proving the value %+d (move values unfinished)", info.lower);
     return dab_fail(err, st, "interrupted: the value of this position is proved to lie in [%+d,%+d]",
@@ -319,17 +337,17 @@ static int solve_stdin(solve_cfg *c) {
     while (len && (line[len - 1] == '\n' || line[len - 1] == '\r')) line[--len] = 0;
     if (!len) continue;
     dab_err err;
+    stopped = false;
     dab_status st = dab_parse_position(line, &p, &err);
     if (!st) st = solve_one(&p, c, &a, extra, sizeof extra, text_extra, sizeof text_extra, &err);
-    if (st) {
+    if (st && stopped && !*cli_cancel_on_signal()) { /* --node-limit: the bounds, then go on */
       fprintf(stderr, "dab solve: line %ld: %s\n", lineno, err.msg);
-      printf("{\"line\":%ld,\"error\":\"", lineno);
-      for (const char *s = err.msg; *s; s++) {
-        if (*s == '"' || *s == '\\') putchar('\\');
-        putchar(*s);
-      }
-      printf("\"}\n");
-      fflush(stdout);
+      print_stopped_json(&p);
+      if (rc < CLI_FAIL) rc = CLI_FAIL;
+      continue;
+    }
+    if (st) {
+      cli_batch_error(stdout, "solve", lineno, line, err.msg);
       int e = cli_exit_code(st);
       if (e > rc) rc = e;
       if (st == DAB_ECANCELED) break;
@@ -372,10 +390,7 @@ int dab_cmd_solve(int argc, char **argv) {
     }
     else if (!strcmp(a, "--tb")) {
       c.tb_dir = i + 1 < argc ? argv[++i] : NULL;
-      if (!c.tb_dir || !*c.tb_dir) {
-        fprintf(stderr, "dab solve: --tb needs a directory\n");
-        return CLI_USAGE;
-      }
+      if (cli_check_tb_dir("solve", c.tb_dir)) return CLI_USAGE;
     } else if (!strcmp(a, "--node-limit")) {
       const char *s = i + 1 < argc ? argv[++i] : NULL;
       char *end = NULL;
@@ -426,7 +441,8 @@ int dab_cmd_solve(int argc, char **argv) {
     dab_err err;
     dab_status st = solve_one(&p, &c, &a, extra, sizeof extra, text_extra, sizeof text_extra, &err);
     if (st) rc = cli_error("solve", st, err.msg);
-    else print_result(&p, &a, &c, extra, sizeof extra, text_extra, sizeof text_extra);
+    if (st && stopped && c.json) print_stopped_json(&p);
+    if (!st) print_result(&p, &a, &c, extra, sizeof extra, text_extra, sizeof text_extra);
   }
   if (oracle) dab_oracle_close(oracle);
   oracle = NULL;

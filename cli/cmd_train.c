@@ -121,6 +121,7 @@ int dab_cmd_train(int argc, char **argv) {
         }
       } else if (known[k].text) {
         *text_target[k] = v;
+        if (!strcmp(known[k].name, "--tb") && cli_check_tb_dir(cmd, v)) return CLI_USAGE;
       } else {
         long x = cli_parse_count(cmd, known[k].name, v, 2000000000L);
         if (x < 0) return CLI_USAGE;

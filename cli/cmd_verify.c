@@ -48,11 +48,12 @@ int dab_cmd_verify(int argc, char **argv) {
     if (!st) st = dabtb_store_verify(s, cli_cancel_on_signal(), &records, &checked, &err);
     dabtb_store_close(s);
   }
-  dabtb_close(tb);
   if (st) {
-    fprintf(stderr, "dab verify: %s: %s\n", file, err.msg);
-    return st == DAB_ECANCELED ? CLI_FAIL : CLI_FAIL;
+    tbcli_file_error("verify", file, dabtb_path(tb), st, err.msg);
+    dabtb_close(tb);
+    return CLI_FAIL;
   }
+  dabtb_close(tb);
   if (has_table)
     printf("%s: verified: %llu stored values agree with their successors (%llu entries walked, %.2f s)\n",
            file, (unsigned long long)rep.checked, (unsigned long long)rep.entries, rep.seconds);

@@ -640,10 +640,7 @@ int dab_solve_proof(int argc, char **argv) {
     else if (!strcmp(a, "--part")) cfg.part_text = v, i++;
     else if (!strcmp(a, "--no-store")) cfg.no_store = true;
     else if (!strcmp(a, "--tb")) {
-      if (!v || !*v) {
-        fprintf(stderr, "dab solve: --tb needs a directory\n");
-        return CLI_USAGE;
-      }
+      if (cli_check_tb_dir("solve", v)) return CLI_USAGE;
       cfg.tb_dir = v, i++;
     } else if (!strcmp(a, "--depth")) {
       char *end;

@@ -26,3 +26,18 @@ int tbcli_open(const char *cmd, const char *file, const char *tb_dir, dabtb **ou
   st = dabtb_open(file, NULL, out, &err);
   return st ? cli_error(cmd, st, err.msg) : 0;
 }
+
+/* True when msg starts with "NAME:". */
+static bool names(const char *msg, const char *name) {
+  size_t n = name ? strlen(name) : 0;
+  return n && !strncmp(msg, name, n) && msg[n] == ':';
+}
+
+int tbcli_file_error(const char *cmd, const char *file, const char *path, dab_status st,
+                     const char *msg) {
+  char line[DAB_ERR_LEN + 4200];
+  if (names(msg, file) || names(msg, path)) snprintf(line, sizeof line, "%s", msg);
+  else snprintf(line, sizeof line, "%.4096s: %s", file, msg);
+  cli_error(cmd, st, line);
+  return CLI_FAIL;
+}

@@ -18,4 +18,12 @@
 */
 int tbcli_open(const char *cmd, const char *file, const char *tb_dir, dabtb **out);
 
+/*
+** Prints a failure of the open file FILE (resolved to path, may be NULL):
+** "dab CMD: FILE: MSG" on one line, naming the file once (not again when
+** msg already starts with FILE or path).  RETURN: 1 (CLI_FAIL).
+*/
+int tbcli_file_error(const char *cmd, const char *file, const char *path, dab_status st,
+                     const char *msg);
+
 #endif

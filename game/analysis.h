@@ -6,7 +6,7 @@
 #ifndef DAB_ANALYSIS_H
 #define DAB_ANALYSIS_H
 
-#include "board.h"
+#include "game/board.h"
 
 /* Values follow Wilson's convention: the net boxes the player to move
 ** will gain from here on.  A move completing k >= 1 boxes is worth

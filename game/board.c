@@ -3,7 +3,7 @@
 ** See Copyright Notice in README.md
 */
 #include <string.h>
-#include "board.h"
+#include "game/board.h"
 
 dab_status dab_geom_init(dab_geom *g, int rows, int cols, dab_err *err) {
   if (rows < 1 || cols < 1 || rows > DAB_MAX_SIDE || cols > DAB_MAX_SIDE)

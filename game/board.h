@@ -7,11 +7,9 @@
 
 #include <stdbool.h>
 #include <stdint.h>
-#ifdef __BMI2__
-#include <immintrin.h>
-#endif
-#include "dabconf.h"
-#include "err.h"
+#include "game/bits.h"
+#include "game/dabconf.h"
+#include "game/err.h"
 
 /*
 ** Line numbering (OpenSpiel dots_and_boxes action ids), R x C boxes:
@@ -73,7 +71,7 @@ static inline void dab_ls_set(dab_lineset *s, int line) { s->w[line >> 6] |= 1ul
 static inline void dab_ls_clear(dab_lineset *s, int line) { s->w[line >> 6] &= ~(1ull << (line & 63)); }
 static inline int dab_ls_count(const dab_lineset *s) {
   int n = 0;
-  for (int i = 0; i < DAB_LINE_WORDS; i++) n += __builtin_popcountll(s->w[i]);
+  for (int i = 0; i < DAB_LINE_WORDS; i++) n += dab_popcount64(s->w[i]);
   return n;
 }
 /* The low 64 lines as one word: the whole position on fast-path boards. */
@@ -103,31 +101,10 @@ static inline int dab_completes(const dab_geom *g, const dab_lineset *s, int m) 
 
 /* ---- Fast path: a position is one uint64_t ---------------------------- */
 
-/* pext / pdep: BMI2 when compiled for it, else portable loops. */
-static inline uint64_t dab_pext64(uint64_t x, uint64_t mask) {
-#ifdef __BMI2__
-  return _pext_u64(x, mask);
-#else
-  uint64_t r = 0, bit = 1;
-  for (; mask; mask &= mask - 1, bit <<= 1)
-    if (x & mask & -mask) r |= bit;
-  return r;
-#endif
-}
-
-static inline uint64_t dab_pdep64(uint64_t x, uint64_t mask) {
-#ifdef __BMI2__
-  return _pdep_u64(x, mask);
-#else
-  uint64_t r = 0;
-  for (; mask; mask &= mask - 1, x >>= 1)
-    if (x & 1) r |= mask & -mask;
-  return r;
-#endif
-}
+/* pext / pdep / popcount: game/bits.h. */
 
 static inline int dab64_sides(const dab_geom *g, uint64_t p, int b) {
-  return __builtin_popcountll(p & g->box_mask[b]);
+  return dab_popcount64(p & g->box_mask[b]);
 }
 
 /* Boxes completed by drawing the undrawn line m in p. */

@@ -3,7 +3,7 @@
 ** See Copyright Notice in README.md
 */
 #include <stdio.h>
-#include "err.h"
+#include "game/err.h"
 
 dab_status dab_fail(dab_err *err, dab_status code, const char *fmt, ...) {
   if (err) {
@@ -11,6 +11,8 @@ dab_status dab_fail(dab_err *err, dab_status code, const char *fmt, ...) {
     va_start(ap, fmt);
     vsnprintf(err->msg, sizeof err->msg, fmt, ap);
     va_end(ap);
+    for (char *c = err->msg; *c; c++)  /* one line, whatever the input echoed */
+      if ((unsigned char)*c < 32 || *c == 127) *c = '?';
   }
   return code;
 }

@@ -6,7 +6,7 @@
 #define DAB_ERR_H
 
 #include <stdarg.h>
-#include "dabconf.h"
+#include "game/dabconf.h"
 
 /* Library calls return one of these; they never exit().  The CLI maps
 ** DAB_EINPUT (and DAB_EBOARD) to exit code 2 and everything else to 1. */
@@ -28,7 +28,9 @@ typedef struct dab_err {
 } dab_err;
 
 /* Formats a message into err (if non-NULL) and returns code, so that a
-** failure path reads as `return dab_fail(err, DAB_EINPUT, "...", ...);`. */
+** failure path reads as `return dab_fail(err, DAB_EINPUT, "...", ...);`.
+** The message is always one line: control characters (a newline in an
+** echoed input, say) become '?'. */
 dab_status dab_fail(dab_err *err, dab_status code, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 

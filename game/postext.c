@@ -5,7 +5,7 @@
 #include <ctype.h>
 #include <stdio.h>
 #include <string.h>
-#include "postext.h"
+#include "game/postext.h"
 
 /* Reads a decimal number of at most 9 digits; returns -1 if none. */
 static long read_number(const char *s, size_t *used) {

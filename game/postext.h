@@ -7,7 +7,7 @@
 #define DAB_POSTEXT_H
 
 #include <stddef.h>
-#include "board.h"
+#include "game/board.h"
 
 /* A parsed position: its geometry and the game it describes.  For the
 ** RxC@moves form the game (scores, owners, player to move) is exact; for

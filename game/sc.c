@@ -4,7 +4,7 @@
 */
 #include <stdlib.h>
 #include <string.h>
-#include "sc.h"
+#include "game/sc.h"
 
 /* The undrawn line of coin b other than `from` (b has degree 2). */
 static int other_string(const dab_geom *g, const dab_lineset *s, int b, int from) {

@@ -5,7 +5,7 @@
 #ifndef DAB_SC_H
 #define DAB_SC_H
 
-#include "board.h"
+#include "game/board.h"
 
 /*
 ** Dots-and-Boxes is Strings-and-Coins on the dual graph: every box is a

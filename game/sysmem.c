@@ -5,7 +5,7 @@
 */
 #include <stdio.h>
 #include <sys/mman.h>
-#include "sysmem.h"
+#include "game/sysmem.h"
 
 #define HUGE_PAGE ((size_t)2 << 20)
 

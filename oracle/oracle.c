@@ -15,8 +15,8 @@
 #include <unistd.h>
 #include "oracle/oracle.h"
 #include "oracle/solvestore.h"
-#include "postext.h"
-#include "sysmem.h"
+#include "game/postext.h"
+#include "game/sysmem.h"
 #include "solver/ab.h"
 #include "solver/retro.h"
 #include "tablebase/dabtb.h"

@@ -10,9 +10,9 @@
 #define DAB_ORACLE_H
 
 #include <limits.h>
-#include "board.h"
-#include "progress.h"
-#include "solver/analysis.h"
+#include "game/board.h"
+#include "game/progress.h"
+#include "game/analysis.h"
 
 struct dab_ab_opts;
 
@@ -180,7 +180,7 @@ dab_status dab_oracle_move_values(const dab_oracle *o, uint64_t pos, int16_t *mo
 dab_status dab_oracle_parse(const dab_oracle *o, const char *text, uint64_t *pos, dab_err *err);
 
 /*
-** Win/draw/loss (solver/analysis.h: dab_analysis_wdl): the best result the
+** Win/draw/loss (game/analysis.h: dab_analysis_wdl): the best result the
 ** player to move can reach from pos when the score so far is score_diff
 ** (the mover's boxes minus the opponent's), and the moves that keep it.
 ** *result is DAB_WIN, DAB_DRAW or DAB_LOSS; keep[] (64 entries) gets those

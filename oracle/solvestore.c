@@ -15,6 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "tablebase/dabtb.h"
+#include "game/clock.h"
 
 struct dab_solvestore {
   dab_geom g;
@@ -47,12 +48,6 @@ struct dab_solvestore {
 #define CHECKPOINT_MAX_RECORDS 1000000
 #define CHECKPOINT_EVERY_SECONDS 60.0
 #define CHECKPOINT_MIN_SEARCH_SECONDS 10.0
-
-static double now_s(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
 /* One warning line to the caller's callback. */
 __attribute__((format(printf, 2, 3))) static void warn(const dab_solvestore *s, const char *fmt, ...) {
@@ -201,10 +196,10 @@ static void put(dab_solvestore *s, size_t n, const uint64_t *pos, const dabtb_so
   if (!n) return;
   dabtb_store *w = writer(s);
   if (!w) return;
-  double t0 = now_s();
+  double t0 = dab_now_s();
   dab_err err;
   dab_status st = dabtb_store_put(w, n, pos, recs, &err);
-  s->store_seconds += now_s() - t0;
+  s->store_seconds += dab_now_s() - t0;
   if (st == DAB_OK) {
     s->written += n;
     return;
@@ -308,7 +303,7 @@ bool dab_solvestore_answer(dab_solvestore *s, uint64_t root, bool value_only, da
 */
 static void checkpoint(dab_solvestore *s, dab_ab *ab, bool bounds_too, int min_work) {
   if (!s->can_write || !ab) return;
-  double t0 = now_s();
+  double t0 = dab_now_s();
   const dab_tt *tt = dab_ab_tt(ab);
   uint64_t hist[256] = {0};
   for (int pass = 0; pass < 2; pass++) {
@@ -362,7 +357,7 @@ static void checkpoint(dab_solvestore *s, dab_ab *ab, bool bounds_too, int min_w
     free(recs);
     free(shapes);
   }
-  s->last_checkpoint = now_s();
+  s->last_checkpoint = dab_now_s();
   s->checkpoint_cost = s->last_checkpoint - t0;
 }
 
@@ -410,7 +405,7 @@ static bool checkpoint_due(const dab_solvestore *s) {
   double every = 20 * s->checkpoint_cost;
   if (every < CHECKPOINT_EVERY_SECONDS) every = CHECKPOINT_EVERY_SECONDS;
   if (s->o.checkpoint_seconds > 0) every = s->o.checkpoint_seconds;
-  return s->tracking && s->last_checkpoint > 0 && now_s() - s->last_checkpoint >= every;
+  return s->tracking && s->last_checkpoint > 0 && dab_now_s() - s->last_checkpoint >= every;
 }
 
 void dab_solvestore_tick(dab_solvestore *s) {
@@ -429,11 +424,11 @@ void dab_solvestore_on_bound(void *ctx, int lower, int upper) {
   if (!s || !s->tracking) return;
   /* A child's intermediate bounds are worth a commit (an fsync) only once
   ** its solve has taken a while; its result is stored in any case. */
-  if (!s->eager && now_s() - s->t_base < 1.0) return;
+  if (!s->eager && dab_now_s() - s->t_base < 1.0) return;
   dab_ab_stats st;
   dab_ab_get_stats(s->cur_ab, &st);
   dabtb_solved r = {lower, upper, -1, s->prior_nodes + (st.nodes - s->node_base),
-                    s->prior_seconds + (now_s() - s->t_base), 0};
+                    s->prior_seconds + (dab_now_s() - s->t_base), 0};
   put(s, 1, &s->cur, &r);
   /* Long solves: save the expensive table entries now and then, so that
   ** even a kill -9 leaves them (on_bound runs between searches). */
@@ -451,7 +446,7 @@ dab_status dab_solvestore_solve(dab_solvestore *s, dab_ab *ab, uint64_t p, int *
   s->cur_ab = ab;
   s->cur = p;
   s->node_base = st.nodes;
-  s->t_base = now_s();
+  s->t_base = dab_now_s();
   s->prior_nodes = had ? prior.nodes : 0;
   s->prior_seconds = had ? prior.seconds : 0;
   s->tracking = true;
@@ -464,7 +459,7 @@ dab_status dab_solvestore_solve(dab_solvestore *s, dab_ab *ab, uint64_t p, int *
   if (rc == DAB_OK || rc == DAB_ECANCELED) {
     dab_ab_get_stats(ab, &st);
     dabtb_solved r = {rc ? lo : *value, rc ? hi : *value, -1, s->prior_nodes + (st.nodes - s->node_base),
-                      s->prior_seconds + (now_s() - s->t_base), 0};
+                      s->prior_seconds + (dab_now_s() - s->t_base), 0};
     if (!had || r.lower > prior.lower || r.upper < prior.upper) put(s, 1, &p, &r);
   }
   if (rc == DAB_ECANCELED) checkpoint(s, ab, true, 1); /* resume from here */

@@ -11,7 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "solver/ab.h"
-#include "solver/analysis.h"
+#include "game/analysis.h"
 
 /*
 ** One handle per board and per caller: the oracle owns one for its search,

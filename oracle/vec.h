@@ -8,7 +8,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
-#include "board.h"
+#include "game/board.h"
 #include "oracle/oracle.h"
 
 /*

@@ -21,12 +21,13 @@ typedef struct ab {
   int depth;
   long budget, nodes;
   bool out_of_budget;
+  dab_cancel_flag *cancel;  /* the player's, copied at each move */
 } ab;
 
 #define AB_INF 10000
 
 static int ab_search(ab *t, const dab_geom *g, dab_lineset *s, int depth, int alpha, int beta) {
-  if (++t->nodes > t->budget) {
+  if (++t->nodes > t->budget || (t->cancel && (t->nodes & 1023) == 0 && *t->cancel)) {
     t->out_of_budget = true;
     return 0;
   }
@@ -92,6 +93,7 @@ static int ab_move(dab_player *p, const dab_game *game, dab_rng *rng) {
   int chosen = root[0];
   t->nodes = 0;
   t->out_of_budget = false;
+  t->cancel = p->cancel;
   long budget = t->budget;
   for (int d = 1; d <= t->depth; d++) {
     /* Depth 1 always completes, whatever the budget: a move chosen from

@@ -12,6 +12,12 @@
 #include <time.h>
 #include <unistd.h>
 #include "players/arena.h"
+#include "players/pint.h"
+#include "game/clock.h"
+
+void dab_player_set_cancel(dab_player *p, dab_cancel_flag *cancel) {
+  if (p) p->cancel = cancel;
+}
 
 /* Shared by the worker threads of one match. */
 typedef struct match {
@@ -22,12 +28,6 @@ typedef struct match {
   char fail_msg[DAB_ERR_LEN];
   pthread_mutex_t fail_lock;
 } match;
-
-static double now_s(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 static void fail(match *mt, dab_status st, const char *msg) {
   pthread_mutex_lock(&mt->fail_lock);
@@ -63,10 +63,11 @@ void dab_random_start(const dab_geom *g, double fraction, dab_rng *rng, dab_game
 ** Game gi: p1 first when gi is even; games 2k and 2k+1 share their start.
 ** Seeds: the start from (seed, pair), each player from (seed, 2*gi + p).
 */
-static void play_game(match *mt, dab_player *pl[2], int gi) {
+static void play_game(match *mt, dab_player *pl[2], int local) {
   const dab_match_opts *o = mt->o;
   const dab_geom *g = o->g;
-  dab_game_record *r = &mt->rec[gi];
+  dab_game_record *r = &mt->rec[local];
+  int gi = o->first_game + local;
   memset(r, 0, sizeof *r);
   r->p1_first = gi % 2 == 0;
   dab_game game;
@@ -88,9 +89,9 @@ static void play_game(match *mt, dab_player *pl[2], int gi) {
     int who = at_seat[game.to_move];
     dab_side_stats *ss = &r->side[who];
     int drawn = dab_ls_count(&game.lines);
-    double t0 = now_s();
+    double t0 = dab_now_s();
     int m = dab_player_move(pl[who], &game, &rng[who]);
-    ss->seconds += now_s() - t0;
+    ss->seconds += dab_now_s() - t0;
     ss->moves++;
     if (m < 0 || m >= g->nlines || dab_ls_has(&game.lines, m)) {
       char msg[DAB_ERR_LEN];
@@ -116,6 +117,10 @@ static void play_game(match *mt, dab_player *pl[2], int gi) {
       }
     }
     dab_game_play(g, &game, m);
+    if (o->cancel && *o->cancel) {  /* the move may have been cut short */
+      free(a);
+      return;                       /* the record stays not done */
+    }
   }
   free(a);
   for (int seat = 0; seat < 2; seat++) r->score[at_seat[seat]] = game.score[seat] - base[seat];
@@ -142,6 +147,7 @@ static void *worker(void *arg) {
       fail(mt, st, msg);
       goto out;
     }
+    dab_player_set_cancel(pl[i], o->cancel);
   }
   for (;;) {
     if (atomic_load(&mt->failed) || (o->cancel && *o->cancel)) break;
@@ -168,7 +174,7 @@ dab_status dab_match_run(const dab_match_opts *o, dab_game_record *records, dab_
   if (threads > 256) threads = 256;
   pthread_t tid[256];
   int started = 0;
-  double t0 = now_s(), last = 0;
+  double t0 = dab_now_s(), last = 0;
   for (int i = 0; i < threads; i++)
     if (pthread_create(&tid[i], NULL, worker, &mt) == 0) started++;
   if (!started) worker(&mt);
@@ -176,7 +182,7 @@ dab_status dab_match_run(const dab_match_opts *o, dab_game_record *records, dab_
   snprintf(what, sizeof what, "arena %dx%d", o->g->rows, o->g->cols);
   while (started && atomic_load(&mt.done) < o->games && !atomic_load(&mt.failed) &&
          !(o->cancel && *o->cancel)) {
-    double t = now_s() - t0;
+    double t = dab_now_s() - t0;
     if (o->progress && t - last >= DAB_PROGRESS_INTERVAL) {
       dab_progress pr = {what, (uint64_t)atomic_load(&mt.done), (uint64_t)o->games, t};
       o->progress(o->progress_ctx, &pr);
@@ -220,9 +226,38 @@ void dab_match_summarize(const dab_game_record *records, int games, dab_match_su
       }
     }
   }
+  s->sum = sum;
+  s->sum2 = sum2;
   if (s->games) {
     s->margin = sum / s->games;
     double var = s->games > 1 ? (sum2 - sum * sum / s->games) / (s->games - 1) : 0;
+    s->margin_ci = 1.96 * sqrt(var > 0 ? var / s->games : 0);
+  }
+}
+
+void dab_match_summary_merge(dab_match_summary *s, const dab_match_summary *part) {
+  s->games += part->games;
+  s->ties += part->ties;
+  s->sum += part->sum;
+  s->sum2 += part->sum2;
+  for (int p = 0; p < 2; p++) {
+    s->wins[p] += part->wins[p];
+    dab_side_stats *a = &s->side[p];
+    const dab_side_stats *b = &part->side[p];
+    a->moves += b->moves;
+    a->seconds += b->seconds;
+    a->scored += b->scored;
+    a->optimal += b->optimal;
+    a->lost += b->lost;
+    for (int k = 0; k < DAB_PHASES; k++) {
+      a->blunders[k] += b->blunders[k];
+      a->phase_moves[k] += b->phase_moves[k];
+    }
+  }
+  s->margin = s->margin_ci = 0;
+  if (s->games) {
+    s->margin = s->sum / s->games;
+    double var = s->games > 1 ? (s->sum2 - s->sum * s->sum / s->games) / (s->games - 1) : 0;
     s->margin_ci = 1.96 * sqrt(var > 0 ? var / s->games : 0);
   }
 }

@@ -8,7 +8,7 @@
 #ifndef DAB_ARENA_H
 #define DAB_ARENA_H
 
-#include "progress.h"
+#include "game/progress.h"
 #include "players/player.h"
 
 /* Game phases for the blunder counts, by the share of lines drawn before
@@ -60,11 +60,19 @@ typedef struct dab_match_opts {
                                      share of lines drawn, no third side */
   dab_progress_fn progress;       /* optional, called from the calling thread */
   void *progress_ctx;
-  dab_cancel_flag *cancel;        /* optional: stop after the games in progress */
+  dab_cancel_flag *cancel;        /* optional: stop; the players see it too, so a
+                                     long move ends early and its game is dropped */
+  int first_game;                 /* games are numbered first_game + i (seeds,
+                                     colours, shared starts); records[i] is game
+                                     first_game + i.  0 for a whole match; an even
+                                     number for a long match run in chunks */
 } dab_match_opts;
 
 /*
 ** Plays the match; records[] (opts->games entries) gets every game.
+** A match of more games than fit in memory runs in chunks of any even
+** size (first_game 0, C, 2C, ...), each summarized and merged with
+** dab_match_summary_merge: the games are the same as in one run.
 ** RETURN: DAB_OK; DAB_ECANCELED when canceled (records of the finished
 ** games are valid, the rest have done = false); DAB_EINPUT when a player
 ** cannot be made; DAB_EINTERNAL when a player plays an illegal line (the
@@ -79,9 +87,14 @@ typedef struct dab_match_summary {
   double margin;                  /* p1's mean points minus p2's, per game */
   double margin_ci;               /* 95% half-width (normal approximation) */
   dab_side_stats side[2];
+  double sum, sum2;               /* p1's points minus p2's: sum and sum of squares */
 } dab_match_summary;
 
 void dab_match_summarize(const dab_game_record *records, int games, dab_match_summary *s);
+
+/* Adds the totals of part (a summary of other games) into s, margin and
+** interval recomputed over both. */
+void dab_match_summary_merge(dab_match_summary *s, const dab_match_summary *part);
 
 /* A random start: lines drawn at random among those that give no box a
 ** third side, until the fraction of all lines is reached or none is left. */

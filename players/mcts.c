@@ -11,6 +11,7 @@
 #include "players/mcts_bz.h"
 #include "players/pint.h"
 #include "theorems/sle.h"
+#include "game/clock.h"
 
 /*
 ** The tree lives in one growing array of nodes; a node's children are
@@ -59,6 +60,7 @@ typedef struct mcts {
   node *pool;
   int32_t npool, cap;
   int32_t max_nodes;
+  dab_cancel_flag *cancel;  /* the player's, copied at each move */
 } mcts;
 
 static inline int st_play(const dab_geom *g, mstate *st, int m) {
@@ -326,12 +328,6 @@ static bool sle_exact(const dab_geom *g, const mstate *st, int *diff) {
   return true;
 }
 
-static double now_ms(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
-}
-
 /* Runs the search; returns the move (line or macro) of the best child and
 ** the number of simulations in *nsims. */
 static int search(mcts *t, const dab_geom *g, const dab_game *game, dab_rng *rng, long *nsims) {
@@ -342,11 +338,12 @@ static int search(mcts *t, const dab_geom *g, const dab_game *game, dab_rng *rng
   if (r < 0) return -1;
   t->pool[r] = (node){-1, 0, -1, (uint8_t)(root.turn ^ 1), 0, 0};
   int32_t path[DAB_MAX_LINES + 2];
-  double t0 = t->time_ms ? now_ms() : 0;
+  double t0 = t->time_ms ? (dab_now_s() * 1e3) : 0;
   long sim = 0;
   for (;; sim++) {
     if (t->sims && sim >= t->sims) break;
-    if (t->time_ms && (sim & 31) == 0 && sim && now_ms() - t0 >= (double)t->time_ms) break;
+    if (t->cancel && (sim & 63) == 0 && *t->cancel) break;
+    if (t->time_ms && (sim & 31) == 0 && sim && (dab_now_s() * 1e3) - t0 >= (double)t->time_ms) break;
     mstate st = root;
     int depth = 0;
     int32_t ni = 0;
@@ -398,6 +395,7 @@ static int mcts_move(dab_player *p, const dab_game *game, dab_rng *rng) {
     dab_legal_moves(g, &game->lines, last);
     return last[0];
   }
+  t->cancel = p->cancel;
   int m = search(t, g, game, rng, &nsims);
   if (m >= 0) return m;
   if (m == MACRO_TAKE_ALL || m == MACRO_DECLINE) {
@@ -429,8 +427,12 @@ dab_status pl_new_mcts(dab_player *p, pl_opts *o, dab_err *err) {
   long sims = -1, time_ms = 0, nodes = 16 << 20, sle = 2;
   double c = 1.41;
   dab_status st;
-  if ((st = pl_opt_long(o, who, "sims", 1, 100000000, &sims, err))) return st;
-  if ((st = pl_opt_long(o, who, "time", 1, 3600000, &time_ms, err))) return st;
+  /* sims=0 / time=0: no limit of that kind (the canonical name spells
+  ** both out, and must parse again); one of them must limit the search. */
+  if ((st = pl_opt_long(o, who, "sims", 0, 100000000, &sims, err))) return st;
+  if ((st = pl_opt_long(o, who, "time", 0, 3600000, &time_ms, err))) return st;
+  if (sims == 0 && time_ms == 0)
+    return dab_fail(err, DAB_EINPUT, "player '%s': sims=0 needs a time limit (time=MS)", who);
   if ((st = pl_opt_double(o, who, "c", 0, 100, &c, err))) return st;
   if ((st = pl_opt_long(o, who, "nodes", 1000, 1L << 27, &nodes, err))) return st;
   if (p->kind == PL_MCTS_BZ && (st = pl_opt_long(o, who, "sle", 0, 2, &sle, err))) return st;
@@ -458,9 +460,9 @@ dab_status pl_new_mcts(dab_player *p, pl_opts *o, dab_err *err) {
 double pl_mcts_rate(dab_player *p, const dab_game *game, dab_rng *rng) {
   mcts *t = p->impl;
   long nsims;
-  double t0 = now_ms();
+  double t0 = (dab_now_s() * 1e3);
   search(t, &p->geom, game, rng, &nsims);
-  double dt = now_ms() - t0;
+  double dt = (dab_now_s() * 1e3) - t0;
   return dt > 0 ? (double)nsims * 1000.0 / dt : 0;
 }
 

@@ -6,7 +6,7 @@
 #ifndef DAB_MCTS_BZ_H
 #define DAB_MCTS_BZ_H
 
-#include "board.h"
+#include "game/board.h"
 #include "game/sc.h"
 #include "players/rng.h"
 

@@ -58,6 +58,7 @@ typedef struct mcts_os {
   double c;
   onode *pool;
   int32_t npool, cap, max_nodes;
+  dab_cancel_flag *cancel;  /* the player's, copied at each move */
 } mcts_os;
 
 static inline int sign(int x) { return (x > 0) - (x < 0); }
@@ -191,6 +192,7 @@ static int os_search(mcts_os *t, const dab_geom *g, const dab_game *game, dab_rn
   int32_t path[DAB_MAX_LINES + 2];
   long sim = 0;
   while (sim < t->sims && t->pool[0].outcome == OUT_NONE) {
+    if (t->cancel && (sim & 63) == 0 && *t->cancel) break;
     sim++;
     ostate st = root;
     int depth = 0;
@@ -236,6 +238,7 @@ static int os_search(mcts_os *t, const dab_geom *g, const dab_game *game, dab_rn
 static int os_move(dab_player *p, const dab_game *game, dab_rng *rng) {
   mcts_os *t = p->impl;
   long nsims;
+  t->cancel = p->cancel;
   int m = os_search(t, &p->geom, game, rng, &nsims);
   if (m >= 0) return m;
   /* The pool could not hold the root's children: a random line. */

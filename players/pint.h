@@ -29,6 +29,7 @@ struct dab_player {
   void *impl;                 /* the kind's own state */
   int kind;                   /* one of the PL_* codes below */
   char name[160];
+  dab_cancel_flag *cancel;    /* dab_player_set_cancel; NULL: none */
 };
 
 enum { PL_RANDOM, PL_LEVEL1, PL_LEVEL2, PL_CHAIN, PL_MCTS, PL_MCTS_BZ, PL_SW, PL_AB, PL_PERFECT,

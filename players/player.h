@@ -5,7 +5,7 @@
 #ifndef DAB_PLAYER_H
 #define DAB_PLAYER_H
 
-#include "board.h"
+#include "game/board.h"
 #include "oracle/oracle.h"
 #include "players/rng.h"
 
@@ -124,6 +124,14 @@ typedef dab_status (*dab_player_kind_fn)(void *ctx, const char *args, const dab_
                                          dab_player_env *env, dab_player **out, dab_err *err);
 dab_status dab_player_env_add_kind(dab_player_env *env, const char *name, dab_player_kind_fn make,
                                    void *ctx, dab_err *err);
+
+/*
+** Lets a long move stop early: while *cancel is non-zero, the searching
+** players (mcts, mcts-bz, mcts-os, ab) end their search at once and return
+** the best move found so far (always a legal line).  cancel may be NULL
+** (the default: never stopped).  The arena sets its cancel flag here.
+*/
+void dab_player_set_cancel(dab_player *p, dab_cancel_flag *cancel);
 
 /* The canonical spec of the player, with every option spelled out
 ** (e.g. "mcts:sims=80,time=0,c=1.41"). */

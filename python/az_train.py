@@ -11,6 +11,8 @@ Commands (every one prints one result line on stdout):
   train     (same net options) --weights W.bin --samples S.bin --out W2.bin
             [--epochs 5] [--batch 1024] [--lr 0.001] [--l2 1e-4] [--seed S]
             [--threads N] [--max-steps N]
+  bench     (same net options) [--batch 1024] [--threads N] [--max-steps N]
+            training steps per second on random samples (N timed steps)
   selftest  (same net options) --seed S --dir DIR [--n N]
             random weights (every layer non-zero), N random inputs, and
             PyTorch's logits and values: DIR/w.bin, DIR/x.bin, DIR/ref.bin
@@ -146,21 +148,55 @@ def cmd_train(a):
             if a.max_steps and steps >= a.max_steps:
                 break
             idx = perm[i:i + a.batch]
-            logits, v = net(X[idx])
-            ww = Wt[idx]
-            lp = -(ww * (PI[idx] * F.log_softmax(logits, 1)).sum(1)).sum() / ww.sum()
-            lv = (ww * (v - Z[idx]) ** 2).sum() / ww.sum()
-            loss = lp + lv
-            opt.zero_grad()
-            loss.backward()
-            opt.step()
+            lp, lv = train_step(net, opt, X[idx], PI[idx], Z[idx], Wt[idx])
             steps += 1
-            lp_sum += lp.item()
-            lv_sum += lv.item()
+            lp_sum += lp
+            lv_sum += lv
     save_blob(net, a.out)
     dt = time.time() - t0
     print(f"train samples={n} steps={steps} policy_loss={lp_sum / max(steps, 1):.5f} "
-          f"value_loss={lv_sum / max(steps, 1):.5f} seconds={dt:.3f}")
+          f"value_loss={lv_sum / max(steps, 1):.5f} seconds={dt:.3f} "
+          f"steps_per_s={steps / max(dt, 1e-9):.2f}")
+
+
+def train_step(net, opt, x, pi, z, ww):
+    """One optimiser step on a batch; returns (policy loss, value loss)."""
+    logits, v = net(x)
+    lp = -(ww * (pi * F.log_softmax(logits, 1)).sum(1)).sum() / ww.sum()
+    lv = (ww * (v - z) ** 2).sum() / ww.sum()
+    loss = lp + lv
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    return lp.item(), lv.item()
+
+
+def cmd_bench(a):
+    """Training steps per second on random samples (the train command's step)."""
+    torch.manual_seed(a.seed)
+    torch.set_num_threads(a.threads)
+    net = make_net(a)
+    nlines = net.pfc.out_features
+    x = (torch.rand(a.batch, 3, net.h, net.w) > 0.5).float()
+    pi = F.softmax(torch.rand(a.batch, nlines) * 4, 1)
+    z = torch.rand(a.batch) * 2 - 1
+    ww = torch.ones(a.batch)
+    opt = torch.optim.Adam(net.parameters(), lr=a.lr, weight_decay=a.l2)
+    train_step(net, opt, x, pi, z, ww)          # warm-up, not timed
+    steps = max(a.max_steps, 1)
+    t0, c0 = time.time(), time.process_time()
+    for _ in range(steps):
+        train_step(net, opt, x, pi, z, ww)
+    dt, dc = time.time() - t0, time.process_time() - c0
+    t1 = time.time()                            # baseline: forward passes only
+    with torch.no_grad():
+        for _ in range(steps):
+            net(x)
+    df = time.time() - t1
+    print(f"bench rows={a.rows} cols={a.cols} blocks={a.blocks} filters={a.filters} "
+          f"batch={a.batch} threads={a.threads} steps={steps} seconds={dt:.3f} "
+          f"cpu_seconds={dc:.3f} steps_per_s={steps / dt:.3f} samples_per_s={steps * a.batch / dt:.0f} "
+          f"forward_only_per_s={steps / df:.3f}")
 
 
 def cmd_selftest(a):
@@ -184,7 +220,7 @@ def cmd_selftest(a):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
-    ap.add_argument('cmd', choices=['init', 'train', 'selftest'])
+    ap.add_argument('cmd', choices=['init', 'train', 'bench', 'selftest'])
     for k, d in [('rows', 3), ('cols', 3), ('blocks', 2), ('filters', 16), ('vhidden', 32),
                  ('seed', 1), ('epochs', 5), ('batch', 1024), ('threads', 1), ('n', 16),
                  ('max-steps', 0)]:
@@ -194,7 +230,7 @@ def main():
     for k in ('out', 'weights', 'samples', 'dir'):
         ap.add_argument('--' + k)
     a = ap.parse_args()
-    {'init': cmd_init, 'train': cmd_train, 'selftest': cmd_selftest}[a.cmd](a)
+    {'init': cmd_init, 'train': cmd_train, 'bench': cmd_bench, 'selftest': cmd_selftest}[a.cmd](a)
 
 
 if __name__ == '__main__':

@@ -13,8 +13,9 @@
 #include "solver/ab.h"
 
 #include "symmetry/sckey.h"
-#include "sysmem.h"
+#include "game/sysmem.h"
 #include "theorems/sle.h"
+#include "game/clock.h"
 
 #define NEG_INF (-1000)
 #define DEFERRED 3000            /* a child another thread is expanding (ABDADA) */
@@ -105,12 +106,6 @@ typedef struct ab_worker {
   uint64_t root;
   int nrem, alpha, beta, result;
 } ab_worker;
-
-static double now_sec(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
 void dab_ab_default_opts(dab_ab_opts *o) {
   memset(o, 0, sizeof *o);
@@ -309,7 +304,7 @@ static int poll_worker(ab_worker *w) {
   /* a helper still on a test its driver has left */
   if (flag_get(&d->test_id) != w->test_id) return w->stop = 1;
   if (w->reports && ab->o.progress && (w->nodes & 0xffff) == 0) {
-    double t = now_sec();
+    double t = dab_now_s();
     if (d->ap) {
       if (t - d->ap->last >= DAB_PROGRESS_INTERVAL) {
         d->ap->last = t;
@@ -452,7 +447,7 @@ static inline keycache_entry *keycache_slot(const dab_ab *ab, keycache_entry *ca
 
 /* True when p's table key is its graph key (else its symmetric key). */
 static inline bool graph_keyed(const dab_ab *ab, uint64_t p) {
-  return ab->o.graph_keys && __builtin_popcountll(ab->g.all_lines & ~p) >= ab->o.graph_min_free;
+  return ab->o.graph_keys && dab_popcount64(ab->g.all_lines & ~p) >= ab->o.graph_min_free;
 }
 
 /* p's graph key from the cache.  RETURN: false when the entry holds
@@ -586,7 +581,7 @@ static int search(ab_worker *w, uint64_t p, int nrem, int alpha, int beta, int p
   }
 
   /* A general node: table, then every move. */
-  const bool use_tt = !ab->o.no_tt && __builtin_popcountll(g->all_lines & ~p) >= ab->o.tt_min_free;
+  const bool use_tt = !ab->o.no_tt && dab_popcount64(g->all_lines & ~p) >= ab->o.tt_min_free;
   pos_key pk;
   int ttmove = -1;
   if (use_tt) {
@@ -698,7 +693,7 @@ static int search(ab_worker *w, uint64_t p, int nrem, int alpha, int beta, int p
   ** (the default) only children whose key costs nothing are looked at:
   ** symmetric keys, and graph keys already in the key cache. */
   int etc_skipped = NEG_INF;
-  if (use_tt && ab->o.etc && !three && __builtin_popcountll(freel) >= ab->o.etc_min_free) {
+  if (use_tt && ab->o.etc && !three && dab_popcount64(freel) >= ab->o.etc_min_free) {
     /* Three passes so the children's cache misses overlap instead of
     ** queueing: prefetch every child's key-cache entry, then get every
     ** key and prefetch its table bucket, then read the table. */
@@ -710,7 +705,7 @@ static int search(ab_worker *w, uint64_t p, int nrem, int alpha, int beta, int p
     for (int i = 0; i < n; i++) {
       uint64_t c = p | 1ull << mv[i];
       if (dab64_three_sided(g, c)) continue; /* not stored */
-      if (ab->o.etc_cached_only && (!ab->o.etc_full_min_free || __builtin_popcountll(freel) < ab->o.etc_full_min_free)) {
+      if (ab->o.etc_cached_only && (!ab->o.etc_full_min_free || dab_popcount64(freel) < ab->o.etc_full_min_free)) {
         if (!cheap_key(ab, w->keycache, c, &ckey[i], &ccheck[i])) continue;
       } else {
         pos_key ck;
@@ -762,7 +757,7 @@ static int search(ab_worker *w, uint64_t p, int nrem, int alpha, int beta, int p
   ** sibling may still decide the parent (excl); the node announces itself
   ** while it expands, and its parent searches the deferred moves last. */
   uint64_t *busy = NULL;
-  if (ab->busy && use_tt && __builtin_popcountll(freel) >= BUSY_MIN_FREE) {
+  if (ab->busy && use_tt && dab_popcount64(freel) >= BUSY_MIN_FREE) {
     busy = &ab->busy[pk.key & ((1u << BUSY_BITS) - 1)];
     if (excl && __atomic_load_n(busy, __ATOMIC_RELAXED) == pk.key) return DEFERRED;
     __atomic_store_n(busy, pk.key, __ATOMIC_RELAXED);
@@ -862,7 +857,7 @@ static void worker_stats_add(dab_ab_stats *s, const ab_worker *w) {
 ** RETURN: DAB_OK and *result (fail-soft), or DAB_ECANCELED. */
 static dab_status run_test_once(dab_ab *ab, ab_driver *d, uint64_t p, int nrem, int beta, int *result) {
   int nt = d->threads;
-  if (__builtin_popcountll(ab->g.all_lines & ~p) < ab->o.smp_min_free) nt = 1;
+  if (dab_popcount64(ab->g.all_lines & ~p) < ab->o.smp_min_free) nt = 1;
   ab_worker ws[DAB_AB_MAX_THREADS];
   flag_set(&d->stop, 0);
   flag_set(&d->stop_reason, 0);
@@ -944,11 +939,11 @@ dab_status dab_ab_test_failsoft(dab_ab *ab, uint64_t p, int bound, int *failsoft
   driver_init(&d, ab->o.threads, true, "test");
   /* last_progress 0: the first poll calls the progress callback, where a
   ** caller's budget is checked (a proof's --budget stops short tests) */
-  d.t0 = now_sec();
+  d.t0 = dab_now_s();
   int nrem = dab_ab_open_boxes(&ab->g, p), r = 0;
   d.lo = -nrem, d.hi = nrem;
   st = run_test(ab, &d, p, nrem, bound, &r);
-  d.st.seconds = now_sec() - d.t0;
+  d.st.seconds = dab_now_s() - d.t0;
   driver_merge(ab, &d);
   if (st) return dab_fail(err, st, "search canceled");
   /* the result is a true bound; clip it to what the boxes allow */
@@ -969,7 +964,7 @@ static dab_status solve_from(dab_ab *ab, ab_driver *d, uint64_t p, int guess0, i
                              int *lower, int *upper, dab_err *err) {
   dab_status st = check_position(ab, p, err);
   if (st) return st;
-  double t0 = now_sec();
+  double t0 = dab_now_s();
   d->t0 = t0;
   d->last_progress = t0;
   int nrem = dab_ab_open_boxes(&ab->g, p);
@@ -1012,7 +1007,7 @@ static dab_status solve_from(dab_ab *ab, ab_driver *d, uint64_t p, int guess0, i
     }
     if (ab->o.on_bound && d->report_bounds) ab->o.on_bound(ab->o.bound_ctx, lo, hi);
   }
-  if (!d->ap) d->st.seconds += now_sec() - t0; /* an analysis counts its wall time once */
+  if (!d->ap) d->st.seconds += dab_now_s() - t0; /* an analysis counts its wall time once */
   if (lower) *lower = lo;
   if (upper) *upper = hi;
   if (st == DAB_EINTERNAL) return dab_fail(err, st, "inconsistent bounds [%d,%d]: solver bug", lo, hi);
@@ -1116,7 +1111,7 @@ static void *analysis_main(void *arg) {
     uint64_t c = j->child[i];
     int k = j->k[i], cv = 0;
     dab_err err;
-    double t0 = now_sec();
+    double t0 = dab_now_s();
     dab_status st = k ? solve_from(ab, dp, c, j->value - k, INT_MIN, j->value - k, &cv, NULL, NULL, &err)
                       : solve_from(ab, dp, c, -j->value, -j->value, INT_MAX, &cv, NULL, NULL, &err);
     __atomic_store_n(&dp->active, 0, __ATOMIC_RELEASE);
@@ -1129,7 +1124,7 @@ static void *analysis_main(void *arg) {
     } else {
       j->child_value[i] = cv;
       flag_set(&j->progress.done, flag_get(&j->progress.done) + 1);
-      if (j->hooks && j->hooks->solved) j->hooks->solved(j->hooks->ctx, c, cv, nodes, now_sec() - t0);
+      if (j->hooks && j->hooks->solved) j->hooks->solved(j->hooks->ctx, c, cv, nodes, dab_now_s() - t0);
     }
     pthread_mutex_unlock(&j->lock);
     if (st) break;
@@ -1183,7 +1178,7 @@ dab_status dab_ab_analyze_moves(dab_ab *ab, uint64_t p, int value, const dab_ab_
   }
   int nt = ab->o.threads < j->ntodo ? ab->o.threads : j->ntodo;
   if (nt > DAB_AB_MAX_THREADS) nt = DAB_AB_MAX_THREADS;
-  double t0 = now_sec(), seconds0 = ab->st.seconds;
+  double t0 = dab_now_s(), seconds0 = ab->st.seconds;
   j->progress = (analysis_progress){0, j->ntodo, t0 - seconds0, 0};
   analysis_thread th[DAB_AB_MAX_THREADS];
   pthread_t tid[DAB_AB_MAX_THREADS];
@@ -1202,7 +1197,7 @@ dab_status dab_ab_analyze_moves(dab_ab *ab, uint64_t p, int value, const dab_ab_
   analysis_main(&th[0]);
   for (int i = 1; i <= started; i++) pthread_join(tid[i], NULL);
   pthread_mutex_lock(&ab->stats_lock);
-  ab->st.seconds = seconds0 + (now_sec() - t0);
+  ab->st.seconds = seconds0 + (dab_now_s() - t0);
   pthread_mutex_unlock(&ab->stats_lock);
   st = j->st;
   if (st) dab_fail(err, st, "%s", j->err.msg);

@@ -9,9 +9,9 @@
 
 #include <stdbool.h>
 #include <stdint.h>
-#include "board.h"
-#include "progress.h"
-#include "solver/analysis.h"
+#include "game/board.h"
+#include "game/progress.h"
+#include "game/analysis.h"
 #include "solver/tt.h"
 #include "symmetry/sym.h"
 

@@ -11,18 +11,11 @@
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
+#include "game/hashmix.h"
 #include "game/postext.h"
 #include "solver/proof.h"
 
 /* ---- Small open-addressing maps ---------------------------------------- */
-
-static uint64_t mix64(uint64_t x) {
-  x ^= x >> 30;
-  x *= 0xbf58476d1ce4e5b9ull;
-  x ^= x >> 27;
-  x *= 0x94d049bb133111ebull;
-  return x ^ (x >> 31);
-}
 
 /* Per position: the interval the records give. */
 typedef struct bound_slot {
@@ -170,7 +163,7 @@ static void rec_implies(const dab_geom *g, const dab_proof_rec *r, bool *lower, 
 static bound_slot *bound_find(const dab_proof *pf, uint64_t pos) {
   if (!pf->capbounds) return NULL;
   size_t mask = pf->capbounds - 1;
-  for (size_t i = mix64(pos) & mask;; i = (i + 1) & mask) {
+  for (size_t i = dab_mix64(pos) & mask;; i = (i + 1) & mask) {
     bound_slot *s = &pf->bounds[i];
     if (!s->used) return NULL;
     if (s->pos == pos) return s;
@@ -184,7 +177,7 @@ static bool bound_grow(dab_proof *pf) {
   for (size_t j = 0; j < pf->capbounds; j++) {
     bound_slot *s = &pf->bounds[j];
     if (!s->used) continue;
-    size_t i = mix64(s->pos) & (cap - 1);
+    size_t i = dab_mix64(s->pos) & (cap - 1);
     while (nb[i].used) i = (i + 1) & (cap - 1);
     nb[i] = *s;
   }
@@ -229,7 +222,7 @@ dab_status dab_proof_add(dab_proof *pf, const dab_proof_rec *r0, dab_err *err) {
   }
   if (!s) {
     if (2 * (pf->nbounds + 1) > pf->capbounds && !bound_grow(pf)) return dab_fail(err, DAB_ENOMEM, "out of memory");
-    size_t mask = pf->capbounds - 1, i = mix64(r.pos) & mask;
+    size_t mask = pf->capbounds - 1, i = dab_mix64(r.pos) & mask;
     while (pf->bounds[i].used) i = (i + 1) & mask;
     s = &pf->bounds[i];
     s->used = true;
@@ -346,7 +339,7 @@ static int trivial_state(const dab_geom *g, uint64_t pos, int dir, int *bound) {
 }
 
 static uint64_t memo_hash(uint64_t pos, int dir, int bound, int depth, int limit) {
-  return mix64(pos ^ ((uint64_t)(dir * 131 + (bound + 100) * 7 + depth * 100003) << 50) ^ (uint64_t)(bound + 100) * 0x9e37ull ^
+  return dab_mix64(pos ^ ((uint64_t)(dir * 131 + (bound + 100) * 7 + depth * 100003) << 50) ^ (uint64_t)(bound + 100) * 0x9e37ull ^
                (uint64_t)depth ^ (uint64_t)limit << 8);
 }
 

@@ -9,7 +9,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include "board.h"
+#include "game/board.h"
 #include "solver/ab.h"
 #include "symmetry/sym.h"
 

@@ -10,8 +10,10 @@
 #include <sys/mman.h>
 #include <time.h>
 #include <unistd.h>
+#include "game/sysmem.h"
 #include "solver/retro.h"
-#include "sysmem.h"
+#include "solver/retro_sweep.h"
+#include "game/clock.h"
 
 /*
 ** Solving order.  Every move adds a line, so a child's index is its
@@ -39,15 +41,14 @@
 **     enough: the best play may take another chain first, decline last.)
 ** Quiet positions (no capturable box) try every move, none of which can
 ** capture.  The plain mode tries every move everywhere; the tests compare
-** the two modes on every position of several boards.
+** the two modes on every position of several boards.  The loop over one
+** block is retro_sweep.c, built for any x86-64 and for x86-64-v3.
 */
 
 typedef struct retro_job {
-  const dab_geom *g;
-  uint64_t root, free_mask, index_mask;
+  dab_retro_sweep sweep;    /* the table and what the inner loop reads */
+  dab_retro_sweep_fn sweep_fn;  /* its variant for this CPU (game/isa.h) */
   int nfree, split;         /* F and S */
-  bool plain;
-  int8_t *value;
   int threads;
   pthread_barrier_t barrier;
   /* Per layer: the block numbers, and the next one to take. */
@@ -67,72 +68,10 @@ typedef struct retro_job {
   char what[64];
 } retro_job;
 
-static double now_seconds(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-/* Value of drawing real line m (undrawn in p, index bit mbit) from p. */
-static inline int move_value(const retro_job *j, uint64_t p, uint64_t q, int m, uint64_t mbit) {
-  int k = dab64_completes(j->g, p, m);
-  int child = j->value[q | mbit];
-  return k ? k + child : -child;
-}
-
-/* Value of the position with index q, all of whose children are solved. */
-static inline int8_t solve_one(const retro_job *j, uint64_t q) {
-  const dab_geom *g = j->g;
-  const int8_t *V = j->value;
-  uint64_t p = j->root | dab_pdep64(q, j->free_mask);
-  uint64_t avail = ~q & j->index_mask;
-  if (!avail) return 0;
-  uint64_t three = dab64_three_sided(g, p);
-
-  if (three && !j->plain) {
-    int decline_box = -1, decline_from = -1, best = -128;
-    for (uint64_t t = three; t; t &= t - 1) {
-      int b = __builtin_ctzll(t);
-      int s = __builtin_ctzll(g->box_mask[b] & ~p);
-      int n = g->line_box[s][0] == b ? g->line_box[s][1] : g->line_box[s][0];
-      uint64_t sbit = dab_pext64(1ull << s, j->free_mask);
-      int nsides = n < 0 ? 0 : dab64_sides(g, p, n);
-      if (nsides == 3) return (int8_t)(2 + V[q | sbit]);
-      if (nsides != 2) return (int8_t)(1 + V[q | sbit]);
-      int take = 1 + V[q | sbit];
-      if (take > best) best = take;
-      if (decline_box < 0) { decline_box = n; decline_from = s; }
-    }
-    /* No safe capture: every capture, plus the decline of the first box. */
-    int t = __builtin_ctzll(g->box_mask[decline_box] & ~p & ~(1ull << decline_from));
-    int decline = move_value(j, p, q, t, dab_pext64(1ull << t, j->free_mask));
-    return (int8_t)(best > decline ? best : decline);
-  }
-
-  if (!three) {
-    /* Quiet: no move captures, so value = max(-child) = -min(child). */
-    int lo = 127;
-    for (; avail; avail &= avail - 1) {
-      int v = V[q | (avail & -avail)];
-      if (v < lo) lo = v;
-    }
-    return (int8_t)-lo;
-  }
-
-  int best = -128;
-  for (; avail; avail &= avail - 1) {
-    uint64_t bit = avail & -avail;
-    int m = __builtin_ctzll(dab_pdep64(bit, j->free_mask));
-    int v = move_value(j, p, q, m, bit);
-    if (v > best) best = v;
-  }
-  return (int8_t)best;
-}
-
 static void report(retro_job *j, bool force) {
   if (!j->progress) return;
   if (pthread_mutex_trylock(&j->progress_lock)) return;
-  double t = now_seconds();
+  double t = dab_now_s();
   if (force || t - j->last_report >= DAB_PROGRESS_INTERVAL) {
     j->last_report = t;
     dab_progress pr = {j->what, atomic_load(&j->done), 1ull << j->nfree, t - j->t0};
@@ -155,7 +94,7 @@ static void *worker(void *arg) {
       uint32_t k = atomic_fetch_add(&j->next_block[layer], 1u) + first;
       if (k >= last) break;
       uint64_t base = (uint64_t)j->layer_blocks[k] << (j->nfree - j->split);
-      for (uint64_t i = block_size; i-- > 0;) j->value[base | i] = solve_one(j, base | i);
+      j->sweep_fn(&j->sweep, base, block_size);
       atomic_fetch_add(&j->done, block_size);
       report(j, false);
     }
@@ -188,7 +127,7 @@ dab_status dab_retro_solve(const dab_geom *g, uint64_t root, const dab_retro_opt
                     g->rows, g->cols, g->nlines);
   if (root & ~g->all_lines) return dab_fail(err, DAB_EINPUT, "root position has lines off the board");
   uint64_t free_mask = g->all_lines & ~root;
-  int nfree = __builtin_popcountll(free_mask);
+  int nfree = dab_popcount64(free_mask);
   if (nfree > DAB_RETRO_MAX_FREE)
     return dab_fail(err, DAB_EBOARD,
                     "%d undrawn lines: the retrograde table would need 2^%d entries; it handles at most %d "
@@ -225,14 +164,12 @@ dab_status dab_retro_solve(const dab_geom *g, uint64_t root, const dab_retro_opt
     dab_retro_free(r);
     return dab_fail(err, DAB_ENOMEM, "out of memory");
   }
-  j->g = &r->geom;
-  j->root = root;
-  j->free_mask = free_mask;
-  j->index_mask = nfree == 64 ? ~0ull : (1ull << nfree) - 1;
+  j->sweep = (dab_retro_sweep){.g = &r->geom, .root = root, .free_mask = free_mask,
+                               .index_mask = nfree == 64 ? ~0ull : (1ull << nfree) - 1,
+                               .plain = opts->plain, .value = r->value};
+  j->sweep_fn = dab_retro_sweep_pick();
   j->nfree = nfree;
   j->split = split;
-  j->plain = opts->plain;
-  j->value = r->value;
   j->cancel = opts->cancel;
   j->progress = opts->progress;
   j->progress_ctx = opts->progress_ctx;
@@ -252,7 +189,7 @@ dab_status dab_retro_solve(const dab_geom *g, uint64_t root, const dab_retro_opt
   pthread_mutex_init(&j->progress_lock, NULL);
   pthread_mutex_init(&j->gate_lock, NULL);
   pthread_cond_init(&j->gate_open_cv, NULL);
-  j->t0 = j->last_report = now_seconds();
+  j->t0 = j->last_report = dab_now_s();
 
   /* Start the helpers behind a gate; if some cannot start, run with those
   ** that did (the barrier counts only threads that exist). */

@@ -7,9 +7,9 @@
 #define DAB_RETRO_H
 
 #include <stddef.h>
-#include "board.h"
-#include "progress.h"
-#include "solver/analysis.h"
+#include "game/board.h"
+#include "game/progress.h"
+#include "game/analysis.h"
 
 /*
 ** The table.  Below a root position (the lines already drawn), every

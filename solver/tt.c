@@ -10,7 +10,7 @@
 #define XXH_INLINE_ALL
 #include <xxhash.h>
 #include "solver/tt.h"
-#include "sysmem.h"
+#include "game/sysmem.h"
 
 #define LO_SHIFT 0
 #define HI_SHIFT 8

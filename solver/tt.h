@@ -9,7 +9,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include "err.h"
+#include "game/err.h"
 
 /*
 ** Layout.  The table is an array of n buckets of DAB_TT_WAYS entries;

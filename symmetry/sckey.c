@@ -8,7 +8,7 @@
 /* Inlined: one short hash per key (see tt.c). */
 #define XXH_INLINE_ALL
 #include <xxhash.h>
-#include "hashmix.h"
+#include "game/hashmix.h"
 #include "symmetry/sckey.h"
 
 #define ENC_WORDS ((DAB_SCKEY_MAX_COINS + 1) / 2)

@@ -8,7 +8,7 @@
 #define DAB_SCKEY_H
 
 #include <stdint.h>
-#include "board.h"
+#include "game/board.h"
 
 /*
 ** The value of a position depends only on its Strings-and-Coins graph:

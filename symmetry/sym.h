@@ -6,7 +6,7 @@
 #ifndef DAB_SYM_H
 #define DAB_SYM_H
 
-#include "board.h"
+#include "game/board.h"
 
 /*
 ** A board of R x C boxes has 4 symmetries (identity, two mirrors, the
@@ -67,7 +67,7 @@ static inline uint64_t dab_sym_apply64(const dab_sym *s, int t, uint64_t p) {
 static inline uint64_t dab_sym_border_normal64(const dab_sym *s, uint64_t p) {
   for (int i = 0; i < s->ngroups; i++) {
     uint64_t grp = s->group[i];
-    int n = __builtin_popcountll(p & grp);
+    int n = dab_popcount64(p & grp);
     uint64_t low = dab_pdep64((1ull << n) - 1, grp);
     p = (p & ~grp) | low;
   }

@@ -8,9 +8,9 @@
 
 #include <stddef.h>
 #include <stdint.h>
-#include "board.h"
-#include "progress.h"
-#include "solver/analysis.h"
+#include "game/board.h"
+#include "game/progress.h"
+#include "game/analysis.h"
 #include "symmetry/sckey.h"
 
 /*

@@ -21,14 +21,9 @@
 #include <zstd.h>
 #include "solver/retro.h"
 #include "tablebase/tb_internal.h"
+#include "game/clock.h"
 
 uint64_t dabtb_meta_digest_kv(const char *const *keys, const char *const *vals, int n);
-
-static double now_s(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
 /* ---- Encoding blocks (parallel) --------------------------------------- */
 
@@ -374,7 +369,7 @@ dab_status dabtb_build(int rows, int cols, const char *path, const dabtb_build_o
   }
   if (o.fill_true) o.full_array = true; /* don't-care entries have no value in layers */
   dabtb_build_report r = {0};
-  double t0 = now_s();
+  double t0 = dab_now_s();
   dab_geom g;
   dab_status st = dab_geom_init(&g, rows, cols, err);
   if (st) return st;
@@ -403,7 +398,7 @@ dab_status dabtb_build(int rows, int cols, const char *path, const dabtb_build_o
   /* Fail before the long solve if the output directory is not writable. */
   cfd = open(cmp, O_WRONLY | O_CREAT | O_TRUNC, 0644);
   if (cfd < 0) {
-    st = dab_fail(err, DAB_EIO, "cannot write %s: %s", cmp, strerror(errno));
+    st = dab_fail(err, DAB_EIO, "cannot write %s: %s", path, strerror(errno)); /* the user's path */
     goto out;
   }
   made_cmp = true;
@@ -424,7 +419,7 @@ dab_status dabtb_build(int rows, int cols, const char *path, const dabtb_build_o
     have_layers = true;
     r.layered = true;
   }
-  r.retro_seconds = now_s() - t0;
+  r.retro_seconds = dab_now_s() - t0;
 
   /* Blocks of every layer, encoded in parallel. */
   for (int k = 0; k <= g.nlines; k++) nitems += (uint32_t)((ix.layer_count[k] + o.block_entries - 1) / o.block_entries);
@@ -447,7 +442,7 @@ dab_status dabtb_build(int rows, int cols, const char *path, const dabtb_build_o
         n++;
       }
   }
-  double t1 = now_s();
+  double t1 = dab_now_s();
   {
     enc_job job;
     memset(&job, 0, sizeof job);
@@ -478,7 +473,7 @@ dab_status dabtb_build(int rows, int cols, const char *path, const dabtb_build_o
       struct timespec ts = {0, 5 * 1000 * 1000};
       nanosleep(&ts, NULL);
       pr.done = atomic_load(&job.done);
-      pr.elapsed = now_s() - t1;
+      pr.elapsed = dab_now_s() - t1;
       if (o.progress && pr.elapsed - last >= DAB_PROGRESS_INTERVAL) {
         last = pr.elapsed;
         o.progress(o.progress_ctx, &pr);
@@ -497,7 +492,7 @@ dab_status dabtb_build(int rows, int cols, const char *path, const dabtb_build_o
   }
   dab_retro_free(t);
   t = NULL;
-  r.encode_seconds = now_s() - t1;
+  r.encode_seconds = dab_now_s() - t1;
 
   /* Meta. */
   {
@@ -568,13 +563,13 @@ dab_status dabtb_build(int rows, int cols, const char *path, const dabtb_build_o
   }
 
   /* Write, sync, compact, sync, rename. */
-  double t2 = now_s();
+  double t2 = dab_now_s();
   unlink(tmp);
   made_tmp = true;
   st = write_env(tmp, &g, &ix, items, nitems, meta, cfd, err);
   if (st) goto out;
   if (fsync(cfd) != 0) {
-    st = dab_fail(err, DAB_EIO, "%s: fsync: %s", cmp, strerror(errno));
+    st = dab_fail(err, DAB_EIO, "%s: fsync: %s", path, strerror(errno));
     goto out;
   }
   {
@@ -593,8 +588,8 @@ dab_status dabtb_build(int rows, int cols, const char *path, const dabtb_build_o
   fsync_dir_of(path);
   if (have_layers) dabtb_layers_close(&layers, true); /* the file is in place */
   have_layers = false;
-  r.write_seconds = now_s() - t2;
-  r.total_seconds = now_s() - t0;
+  r.write_seconds = dab_now_s() - t2;
+  r.total_seconds = dab_now_s() - t0;
 out:
   if (cfd >= 0) close(cfd);
   if (made_tmp) unlink(tmp);

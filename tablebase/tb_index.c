@@ -14,9 +14,9 @@ typedef struct slice_boxes {
 } slice_boxes;
 
 static bool box_ok(uint64_t p, uint64_t mask, uint64_t edge) {
-  if (__builtin_popcountll(p & mask) == 3) return false;
+  if (dab_popcount64(p & mask) == 3) return false;
   if (edge) {
-    int n = __builtin_popcountll(p & edge);
+    int n = dab_popcount64(p & edge);
     if ((p & edge) != dab_pdep64((1ull << n) - 1, edge)) return false;
   }
   return true;

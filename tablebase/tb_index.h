@@ -6,8 +6,9 @@
 #ifndef DAB_TB_INDEX_H
 #define DAB_TB_INDEX_H
 
+#include <stddef.h>
 #include <stdint.h>
-#include "board.h"
+#include "game/board.h"
 
 /*
 ** Which positions get an entry.  Of the 2^L line sets of a board only the
@@ -92,10 +93,10 @@ bool dab_tbidx_indexed(const dab_tbidx *ix, uint64_t p);
 /* Rank of an indexed position p within its layer (popcount(p)).  For a
 ** position that is not indexed the result is meaningless. */
 static inline uint64_t dab_tbidx_rank(const dab_tbidx *ix, uint64_t p) {
-  int k = __builtin_popcountll(p);
+  int k = dab_popcount64(p);
   unsigned b = (unsigned)dab_pext64(p, ix->bmask0);
   uint64_t r = ix->P0[(size_t)k * (size_t)(ix->nb + 1) + b];
-  k -= __builtin_popcount(b);
+  k -= dab_popcount64(b);
   size_t nx = (size_t)ix->nx, nk = (size_t)ix->nk, nbk = (size_t)ix->nb * nk;
   for (int j = 0; j < ix->S; j++) {
     unsigned x = (unsigned)dab_pext64(p, ix->xmask[j]);

@@ -48,7 +48,7 @@ struct dabtb {
 /* Boxes of p not yet complete. */
 static inline int dabtb_open_boxes(const dab_geom *g, uint64_t p) {
   dab64_sides4 v = dab64_side_vectors(g, p);
-  return g->nboxes - __builtin_popcountll(v.top & v.bottom & v.left & v.right);
+  return g->nboxes - dab_popcount64(v.top & v.bottom & v.left & v.right);
 }
 
 /* True when p is its own canonical image (p must be border-normal). */
@@ -70,6 +70,13 @@ const uint8_t *dabtb_block_payload(const dabtb *tb, uint32_t i, uint8_t **owned,
 ** bytes) and checks every offset and page number.  RETURN: DAB_OK, or
 ** DAB_EINPUT ("damaged") before LMDB itself could read out of bounds. */
 dab_status dabtb_lmdb_structure(MDB_env *env, uint64_t file_size, const char *path, dab_err *err);
+
+/* Checks the two LMDB meta pages of the file at path (a file of
+** file_size bytes) before mdb_env_open reads them: page flags, magic,
+** version, and a page size LMDB can use (a power of two, 512..65536; LMDB
+** divides by it).  RETURN: DAB_OK; DAB_EINPUT ("not a dab tablebase") for
+** a file too small or with no LMDB meta; DAB_EIO when it cannot be read. */
+dab_status dabtb_lmdb_meta(const char *path, uint64_t file_size, dab_err *err);
 
 /* The stored byte of a canonical indexed position; DAB_OK or an error. */
 dab_status dabtb_stored(const dabtb *tb, uint64_t canon, int *value, dab_err *err);

@@ -18,6 +18,7 @@
 #include "game/sysmem.h"
 #include "tablebase/tb_internal.h"
 #include "tablebase/tb_rule.h"
+#include "game/clock.h"
 
 /*
 ** A layer file, PATH.layers/KK (KK = lines drawn, two digits):
@@ -44,12 +45,6 @@
 /* Compressed bytes per indexed entry (3x4: 0.10, 2x6: 0.08), with slack. */
 #define PLAN_FILE_PER_ENTRY 0.12
 
-static double now_s(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
 /* This thread's CPU seconds: the plan's sample is timed in CPU time, so
 ** that other jobs on the cores do not inflate the estimate. */
 static double cpu_s(void) {
@@ -73,7 +68,7 @@ typedef struct layer_ctx {
 
 static dab_status layer_stored(const void *ctx, uint64_t c, int *v, dab_err *err) {
   const layer_ctx *lc = ctx;
-  int k = __builtin_popcountll(c);
+  int k = dab_popcount64(c);
   if (k <= lc->layer || !lc->L->data[k])
     return dab_fail(err, DAB_EINTERNAL, "layered build: a child in layer %d of layer %d", k, lc->layer);
   uint8_t w = lc->L->data[k][dab_tbidx_rank(lc->ix, c)];
@@ -501,10 +496,10 @@ dab_status dabtb_layered_solve(const dab_geom *g, const dab_tbidx *ix, const dab
   for (int k = K; k >= 0; k--) total += ix->layer_count[k];
   char what[96];
   dab_progress pr = {what, 0, total, 0};
-  double t0 = now_s(), last = 0;
+  double t0 = dab_now_s(), last = 0;
   for (; K >= 0; K--) {
     uint64_t n = ix->layer_count[K];
-    double tl = now_s();
+    double tl = dab_now_s();
     snprintf(what, sizeof what, "build %dx%d layer %d/%d", g->rows, g->cols, K, g->nlines);
     layer_job j;
     memset(&j, 0, sizeof j);
@@ -535,7 +530,7 @@ dab_status dabtb_layered_solve(const dab_geom *g, const dab_tbidx *ix, const dab
       struct timespec ts = {0, 5 * 1000 * 1000};
       nanosleep(&ts, NULL);
       pr.done = before + atomic_load(&j.done);
-      pr.elapsed = now_s() - t0;
+      pr.elapsed = dab_now_s() - t0;
       if (o->progress && pr.elapsed - last >= DAB_PROGRESS_INTERVAL) {
         last = pr.elapsed;
         o->progress(o->progress_ctx, &pr);
@@ -557,7 +552,7 @@ dab_status dabtb_layered_solve(const dab_geom *g, const dab_tbidx *ix, const dab
       st = dab_fail(err, DAB_EIO, "%s: cannot map the layer just written", L->dir);
     if (st) break;
     before += n;
-    if (o->layer_done) o->layer_done(o->progress_ctx, K, n, atomic_load(&j.canonical), now_s() - tl);
+    if (o->layer_done) o->layer_done(o->progress_ctx, K, n, atomic_load(&j.canonical), dab_now_s() - tl);
   }
   if (st) {
     dabtb_layers_close(L, false);

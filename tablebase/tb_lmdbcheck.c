@@ -173,3 +173,33 @@ static dab_status check_map(walk *w0, const char *path, dab_err *err) {
   if (!ok) return dab_fail(err, DAB_ECORRUPT, "%s: damaged: its LMDB page structure is invalid", path);
   return DAB_OK;
 }
+
+dab_status dabtb_lmdb_meta(const char *path, uint64_t file_size, dab_err *err) {
+  enum { P_META = 0x08, META_VERSION = 1, MIN_PAGE = 512, MAX_PAGE = 65536 };
+  int fd = open(path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return dab_fail(err, DAB_EIO, "%s: cannot open", path);
+  uint64_t off = 0, psize = 0;
+  dab_status st = DAB_OK;
+  for (int i = 0; i < 2 && !st; i++) {
+    uint8_t pg[PAGEHDR + 48];
+    if (off + sizeof pg > file_size || pread(fd, pg, sizeof pg, (off_t)off) != (ssize_t)sizeof pg) {
+      st = dab_fail(err, DAB_EINPUT, "%s: not a dab tablebase (%llu bytes: no LMDB meta page %d)", path,
+                    (unsigned long long)file_size, i);
+      break;
+    }
+    uint16_t flags;
+    uint32_t magic, version, ps;
+    memcpy(&flags, pg + 10, 2);
+    memcpy(&magic, pg + PAGEHDR, 4);
+    memcpy(&version, pg + PAGEHDR + 4, 4);
+    memcpy(&ps, pg + PAGEHDR + 24, 4); /* dbs[FREE].pad holds the page size */
+    if (!(flags & P_META) || magic != META_MAGIC || version != META_VERSION || ps < MIN_PAGE || ps > MAX_PAGE ||
+        (ps & (ps - 1)))
+      st = dab_fail(err, DAB_EINPUT, "%s: not a dab tablebase (LMDB meta page %d invalid)", path, i);
+    if (!i) psize = off = ps;
+    else if (ps != psize)
+      st = dab_fail(err, DAB_EINPUT, "%s: not a dab tablebase (LMDB meta pages disagree)", path);
+  }
+  close(fd);
+  return st;
+}

@@ -230,6 +230,9 @@ dab_status dabtb_open(const char *path, const dabtb_opts *opts, dabtb **out, dab
   if (sb.st_size < 8192)
     return dab_fail(err, DAB_EINPUT, "%s: not a dab tablebase (%lld bytes: too small or truncated)",
                     path, (long long)sb.st_size);
+  /* LMDB trusts its meta pages too (it divides by their page size). */
+  dab_status mst = dabtb_lmdb_meta(path, (uint64_t)sb.st_size, err);
+  if (mst) return mst;
   dabtb *tb = calloc(1, sizeof *tb);
   if (!tb) return dab_fail(err, DAB_ENOMEM, "out of memory");
   snprintf(tb->path, sizeof tb->path, "%s", path);
@@ -416,7 +419,7 @@ const uint8_t *dabtb_block_payload(const dabtb *tb, uint32_t i, uint8_t **owned,
 }
 
 dab_status dabtb_stored(const dabtb *tb, uint64_t c, int *value, dab_err *err) {
-  int k = __builtin_popcountll(c);
+  int k = dab_popcount64(c);
   uint64_t r = dab_tbidx_rank(&tb->idx, c);
   uint32_t bi = tb->layer_block0[k] + (uint32_t)(r / tb->block_entries);
   uint32_t off = (uint32_t)(r % tb->block_entries);

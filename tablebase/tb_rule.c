@@ -2,6 +2,7 @@
 ** tb_rule.c: the capture rule over a value source (probes and builder).
 ** See Copyright Notice in README.md
 */
+#include <stddef.h>
 #include "tablebase/tb_rule.h"
 
 static inline unsigned memo_slot(uint64_t p) { return (unsigned)((p * 0x9e3779b97f4a7c15ull) >> 59); }

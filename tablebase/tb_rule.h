@@ -8,7 +8,7 @@
 #define DAB_TB_RULE_H
 
 #include <stdint.h>
-#include "board.h"
+#include "game/board.h"
 #include "symmetry/sym.h"
 
 /*

@@ -98,7 +98,7 @@ static void test_model_files(void) {
   st = dab_model_read(p, "nn", &r, &back, &n, &err);
   TH_CHECK(st == DAB_EINPUT && !back && strstr(err.msg, "'test' model"), "wrong kind: %s", err.msg);
   unlink(q);
-  TH_CHECK(dab_model_read(q, NULL, &r, &back, &n, &err) == DAB_EIO, "missing file");
+  TH_CHECK(dab_model_read(q, NULL, &r, &back, &n, &err) == DAB_EINPUT, "missing file");
   snprintf(h.kind, sizeof h.kind, "%s", "");
   TH_CHECK(dab_model_write(q, &h, payload, 10, &err) == DAB_EINPUT, "empty kind refused");
   char nodir[128];
@@ -237,7 +237,7 @@ static void test_q(dab_player_env *env, const dab_geom *g, const dab_oracle *o) 
   TH_CHECK(dab_player_new(spec, &g23, env, &pl, &err) == DAB_EBOARD && !pl, "model of another board: %s",
            err.msg);
   TH_CHECK(dab_player_new("q:", g, env, &pl, &err) == DAB_EINPUT, "q: without a file");
-  TH_CHECK(dab_player_new("q:/no/such/file", g, env, &pl, &err) == DAB_EIO, "missing model");
+  TH_CHECK(dab_player_new("q:/no/such/file", g, env, &pl, &err) == DAB_EINPUT, "missing model");
   TH_CHECK(dab_player_new(spec, g, NULL, &pl, &err) == DAB_EINPUT, "no env, no agent kinds");
 }
 

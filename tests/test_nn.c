@@ -445,7 +445,7 @@ static void test_model(void) {
   TH_CHECK(st == DAB_ECORRUPT, "truncated file refused (%d)", st);
   unlink(path);
   st = dab_nn_load(path, &g, &back, &h, &err);
-  TH_CHECK(st == DAB_EIO, "missing file (%d)", st);
+  TH_CHECK(st == DAB_EINPUT, "missing file is bad input (%d)", st);
   dab_player_env_free(env);
   dab_nn_free(&nn);
 }

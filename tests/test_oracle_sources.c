@@ -8,7 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "oracle/oracle.h"
-#include "postext.h"
+#include "game/postext.h"
 #include "solver/ab.h"
 #include "solver/retro.h"
 #include "tests/testhelp.h"

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "service/service.h"
-#include "testhelp.h"
+#include "tests/testhelp.h"
 
 typedef struct args { const char *k[4], *v[4]; } args;
 

@@ -139,11 +139,12 @@ run solve 3x3@4 --tb "$T/f" --search --json "${S[@]}"
 check "3x3 --search exits 0" test "$rc" = 0
 check "3x3 --search stores nothing" test "$(json_get "$out" '"store" in d')" = False
 
-# No usable place to store: one warning, the answer all the same.
+# A --tb directory that does not exist is refused up front (no silent
+# fallback to another directory): exit 2, one line, nothing on stdout.
 run solve $small --tb "$T/missing/dir" --json "${S[@]}"
-check "missing directory: exit 0" test "$rc" = 0
-check "missing directory: one warning line" test "$(printf '%s\n' "$err" | grep -c warning)" = 1
-check "missing directory: same answer" test "$(keys "$out")" = "$(keys "$first")"
+check "missing directory: exit 2" test "$rc" = 2
+check "missing directory: one error line" test "$(printf '%s\n' "$err" | grep -c .)" = 1
+check "missing directory: nothing printed or made" test -z "$out" -a ! -e "$T/missing"
 if [ "$(id -u)" != 0 ]; then
   mkdir -p "$T/ro" && chmod 555 "$T/ro"
   run solve $small --tb "$T/ro" --json "${S[@]}"

@@ -6,8 +6,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "hashmix.h"
-#include "compsolve.h"
+#include "game/hashmix.h"
+#include "theorems/compsolve.h"
 
 _Static_assert(DAB_CS_MAX_COINS + 2 * DAB_CS_MAX_COINS <= 128, "key must stay injective");
 _Static_assert(63 * 4 + 3 <= 255, "a component code fits a byte");

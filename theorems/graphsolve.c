@@ -4,7 +4,7 @@
 */
 #include <stdlib.h>
 #include <string.h>
-#include "graphsolve.h"
+#include "theorems/graphsolve.h"
 
 _Static_assert(DAB_SG_MAX_STRINGS <= 31, "masks are uint32_t");
 _Static_assert(DAB_SG_MAX_HEAP <= 16, "heap bits are uint16_t");

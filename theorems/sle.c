@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "game/sc.h"
-#include "sle.h"
+#include "theorems/sle.h"
 
 _Static_assert(DAB_SLE_MAX >= DAB_MAX_BOXES, "an SLE of any board must fit a dab_sle");
 _Static_assert(DAB_SLE_MEMO <= 65536, "the memo lives on the stack");

@@ -12,6 +12,7 @@
 #include "game/postext.h"
 #include "tablebase/tb_internal.h"
 #include "verify/tb_verify.h"
+#include "game/clock.h"
 
 typedef struct vjob {
   const dabtb *tb;
@@ -25,12 +26,6 @@ typedef struct vjob {
   dab_err err;
   uint32_t bad_block;           /* lowest failing block, to report the first */
 } vjob;
-
-static double now_s(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
 static void vfail(vjob *j, uint32_t block, dab_status st, const dab_err *e) {
   pthread_mutex_lock(&j->lock);
@@ -104,7 +99,7 @@ dab_status dab_tb_verify(const dabtb *tb, int threads, dab_progress_fn progress,
   }
   if (threads > 64) threads = 64;
   dab_tbv_report r = {0};
-  double t0 = now_s();
+  double t0 = dab_now_s();
   dab_progress pr = {"verify", 0, tb->idx.total, 0};
   uint64_t done_before = 0;
   double last = 0;
@@ -128,7 +123,7 @@ dab_status dab_tb_verify(const dabtb *tb, int threads, dab_progress_fn progress,
       struct timespec ts = {0, 5 * 1000 * 1000};
       nanosleep(&ts, NULL);
       pr.done = done_before + atomic_load(&j.done);
-      pr.elapsed = now_s() - t0;
+      pr.elapsed = dab_now_s() - t0;
       if (progress && pr.elapsed - last >= DAB_PROGRESS_INTERVAL) {
         last = pr.elapsed;
         progress(progress_ctx, &pr);
@@ -145,7 +140,7 @@ dab_status dab_tb_verify(const dabtb *tb, int threads, dab_progress_fn progress,
     }
     if (cancel && *cancel) return dab_fail(err, DAB_ECANCELED, "verify canceled");
   }
-  r.seconds = now_s() - t0;
+  r.seconds = dab_now_s() - t0;
   if (rep) *rep = r;
   return DAB_OK;
 }

@@ -11,7 +11,7 @@
 #include "solver/retro.h"
 #include "theorems/graphsolve.h"
 #include "theorems/sle.h"
-#include "thm_check.h"
+#include "verify/thm_check.h"
 
 static uint64_t rnd(uint64_t *s) {
   *s ^= *s >> 12;

@@ -5,7 +5,7 @@
 #include <stdarg.h>
 #include <string.h>
 #include <time.h>
-#include "thm_check.h"
+#include "verify/thm_check.h"
 
 double thm_now(void) {
   struct timespec ts;

@@ -8,7 +8,7 @@
 #include "theorems/compsolve.h"
 #include "theorems/graphsolve.h"
 #include "theorems/sle.h"
-#include "thm_check.h"
+#include "verify/thm_check.h"
 
 /* ---- Enumerating SLEs ----------------------------------------------- */
 
