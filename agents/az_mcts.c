@@ -67,15 +67,9 @@ void dab_az_search_free(dab_az_search *s) {
 const dab_az_node_sample *dab_az_search_samples(const dab_az_search *s) { return s->samples; }
 
 static int32_t alloc_nodes(dab_az_search *s, int n) {
-  if (s->npool + n > s->cap) {
-    if (s->npool + n > s->o.max_nodes) return -1;
-    int32_t cap = s->cap ? s->cap : 4096;
-    while (cap < s->npool + n) cap = cap > s->o.max_nodes / 2 ? s->o.max_nodes : cap * 2;
-    az_node *np = realloc(s->pool, (size_t)cap * sizeof *np);
-    if (!np) return -1;
-    s->pool = np;
-    s->cap = cap;
-  }
+  az_node *np = pl_pool_reserve(s->pool, &s->cap, s->npool + n, s->o.max_nodes, sizeof *np);
+  if (!np) return -1;
+  s->pool = np;
   int32_t at = s->npool;
   s->npool += n;
   return at;

@@ -228,3 +228,26 @@ void cli_batch_error(FILE *f, const char *cmd, long line, const char *input, con
   fprintf(stderr, "dab %s: %s", cmd, where);
   cli_error_tail(msg);
 }
+
+bool cli_on_path(const char *prog) {
+  const char *path = getenv("PATH");
+  if (!path) path = "/usr/bin:/bin";
+  char buf[4096];
+  while (*path) {
+    const char *colon = strchr(path, ':');
+    size_t len = colon ? (size_t)(colon - path) : strlen(path);
+    snprintf(buf, sizeof buf, "%.*s/%s", (int)len, path, prog);
+    if (access(buf, X_OK) == 0) return true;
+    path += len + (colon ? 1 : 0);
+  }
+  return false;
+}
+
+void cli_gnuplot_quoted(FILE *f, const char *s) {
+  fputc('\'', f);
+  for (; *s; s++) {
+    if (*s == '\'') fputc('\'', f);
+    fputc(*s, f);
+  }
+  fputc('\'', f);
+}

@@ -99,6 +99,12 @@ void cli_announce_memory(const char *cmd, const char *what, unsigned long long b
 ** 10^13. */
 uint64_t cli_parse_size(const char *s);
 
+/* True when an executable prog is on $PATH (e.g. "gnuplot"). */
+bool cli_on_path(const char *prog);
+
+/* Writes s to f as a gnuplot single-quoted string ('' for a quote). */
+void cli_gnuplot_quoted(FILE *f, const char *s);
+
 /* Processor count, for default --threads. */
 int cli_cores(void);
 

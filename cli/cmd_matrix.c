@@ -261,30 +261,7 @@ static void print_where(const dab_matrix_game *g, const dab_matrix_nash *ne, con
          d <= 0.05 ? "at" : "not at an NE; nearest", e, d);
 }
 
-/* ---- Plots --------------------------------------------------------------- */
 
-static bool on_path(const char *prog) {
-  const char *path = getenv("PATH");
-  if (!path) path = "/usr/bin:/bin";
-  char buf[4096];
-  while (*path) {
-    const char *colon = strchr(path, ':');
-    size_t len = colon ? (size_t)(colon - path) : strlen(path);
-    snprintf(buf, sizeof buf, "%.*s/%s", (int)len, path, prog);
-    if (access(buf, X_OK) == 0) return true;
-    path += len + (colon ? 1 : 0);
-  }
-  return false;
-}
-
-static void quoted(FILE *f, const char *s) {
-  fputc('\'', f);
-  for (; *s; s++) {
-    if (*s == '\'') fputc('\'', f);
-    fputc(*s, f);
-  }
-  fputc('\'', f);
-}
 
 static const char *colors[] = {"#d62728", "#1f77b4", "#2ca02c", "#ff7f0e", "#9467bd",
                                "#8c564b", "#e377c2", "#17becf"};
@@ -305,7 +282,7 @@ static void to_xy(bool simplex, const double *x, const double *y, double *px, do
 static int plot(const char *out, const dab_matrix_game *g, const dab_matrix_nash *ne,
                 const char *learner, learn_ctx *runs, int nruns) {
   bool simplex = g->rows == 3;
-  if (!on_path("gnuplot")) {
+  if (!cli_on_path("gnuplot")) {
     fprintf(stderr, "dab matrix: gnuplot not found; install it: apt-get install gnuplot-nox\n");
     return CLI_FAIL;
   }
@@ -317,7 +294,7 @@ static int plot(const char *out, const dab_matrix_game *g, const dab_matrix_nash
   }
   fprintf(gp, "set terminal pngcairo size 900,%d font ',11' noenhanced\nset output ",
           simplex ? 860 : 900);
-  quoted(gp, out);
+  cli_gnuplot_quoted(gp, out);
   fprintf(gp, "\n$field << EOD\n");
   /* The field: arrows of one length, coloured by speed. */
   if (simplex) {
@@ -373,7 +350,7 @@ static int plot(const char *out, const dab_matrix_game *g, const dab_matrix_nash
   char title[200];
   snprintf(title, sizeof title, "%s: replicator dynamics and %s Q-learning (%d run%s)", g->name,
            learner, nruns, nruns == 1 ? "" : "s");
-  quoted(gp, title);
+  cli_gnuplot_quoted(gp, title);
   fprintf(gp, "\nset palette defined (0 '#d0d0d0', 1 '#404040')\nunset colorbox\n"
               "set key outside bottom center horizontal\nset size ratio -1\n");
   if (simplex) {
@@ -388,10 +365,10 @@ static int plot(const char *out, const dab_matrix_game *g, const dab_matrix_nash
     fprintf(gp, "set xlabel ");
     char lab[96];
     snprintf(lab, sizeof lab, "P(row player plays %s)", g->row_name[0]);
-    quoted(gp, lab);
+    cli_gnuplot_quoted(gp, lab);
     fprintf(gp, "\nset ylabel ");
     snprintf(lab, sizeof lab, "P(column player plays %s)", g->col_name[0]);
-    quoted(gp, lab);
+    cli_gnuplot_quoted(gp, lab);
     fprintf(gp, "\n");
   }
   fprintf(gp, "plot $field using 1:2:3:4:5 with vectors head filled size %s lc palette "

@@ -39,29 +39,7 @@ static const char *title_of(const char *c) {
 
 static bool prefixed(const char *s, const char *p) { return !strncmp(s, p, strlen(p)); }
 
-/* Writes s as a gnuplot single-quoted string. */
-static void quoted(FILE *f, const char *s) {
-  fputc('\'', f);
-  for (; *s; s++) {
-    if (*s == '\'') fputc('\'', f);
-    fputc(*s, f);
-  }
-  fputc('\'', f);
-}
 
-static bool on_path(const char *prog) {
-  const char *path = getenv("PATH");
-  if (!path) path = "/usr/bin:/bin";
-  char buf[4096];
-  while (*path) {
-    const char *colon = strchr(path, ':');
-    size_t len = colon ? (size_t)(colon - path) : strlen(path);
-    snprintf(buf, sizeof buf, "%.*s/%s", (int)len, path, prog);
-    if (access(buf, X_OK) == 0) return true;
-    path += len + (colon ? 1 : 0);
-  }
-  return false;
-}
 
 /* Plots the listed columns (1-based numbers) in one panel. */
 static void panel(FILE *gp, const char *csv, char cols[][64], const int *idx, int n, bool right_axis) {
@@ -70,10 +48,10 @@ static void panel(FILE *gp, const char *csv, char cols[][64], const int *idx, in
     const char *c = cols[idx[k] - 1];
     bool y2 = right_axis && (prefixed(c, "lost") || prefixed(c, "rmse"));
     fprintf(gp, "%s", k ? ", \\\n     " : "");
-    quoted(gp, csv);
+    cli_gnuplot_quoted(gp, csv);
     fprintf(gp, " skip 1 using 1:%d axes x1%s with linespoints pt 7 ps 0.5 lw 2 title ", idx[k],
             y2 ? "y2" : "y1");
-    quoted(gp, title_of(c));
+    cli_gnuplot_quoted(gp, title_of(c));
   }
   fprintf(gp, "\n");
 }
@@ -136,7 +114,7 @@ int dab_cmd_plot(int argc, char **argv) {
     fprintf(stderr, "dab plot: %s has no column to plot (win_*, optimal, kept, lost, rmse...)\n", csv);
     return CLI_USAGE;
   }
-  if (!on_path("gnuplot")) {
+  if (!cli_on_path("gnuplot")) {
     fprintf(stderr, "dab plot: gnuplot not found; install it: apt-get install gnuplot-nox\n");
     return CLI_FAIL;
   }
@@ -147,14 +125,14 @@ int dab_cmd_plot(int argc, char **argv) {
   }
   int panels = (nwin > 0) + (nmetric > 0);
   fprintf(gp, "set terminal pngcairo size 900,%d font ',10' noenhanced\nset output ", 460 * panels);
-  quoted(gp, out);
+  cli_gnuplot_quoted(gp, out);
   fprintf(gp, "\nset datafile separator ','\nset grid\nset key below maxrows 3\n"
               "set xlabel 'games'\nset lmargin 10\nset rmargin 10\n");
   if (logx) fprintf(gp, "set logscale x\n");
   fprintf(gp, "set multiplot layout %d,1", panels);
   if (title) {
     fprintf(gp, " title ");
-    quoted(gp, title);
+    cli_gnuplot_quoted(gp, title);
   }
   fprintf(gp, "\n");
   if (nwin) {

@@ -188,16 +188,20 @@ static int opening_moves(const dab_geom *g, const dab_lineset *s, dab_sc_view *v
 
 /* ---- Tree ----------------------------------------------------------------- */
 
+void *pl_pool_reserve(void *pool, int32_t *cap, int32_t need, int32_t max_nodes, size_t elem) {
+  if (need <= *cap) return pool;
+  if (need > max_nodes) return NULL;
+  int32_t c = *cap ? *cap : 4096;
+  while (c < need) c = c > max_nodes / 2 ? max_nodes : c * 2;
+  void *np = realloc(pool, (size_t)c * elem);
+  if (np) *cap = c;
+  return np;
+}
+
 static int32_t alloc_nodes(mcts *t, int n) {
-  if (t->npool + n > t->cap) {
-    if (t->npool + n > t->max_nodes) return -1;
-    int32_t cap = t->cap ? t->cap : 4096;
-    while (cap < t->npool + n) cap = cap > t->max_nodes / 2 ? t->max_nodes : cap * 2;
-    node *np = realloc(t->pool, (size_t)cap * sizeof *np);
-    if (!np) return -1;
-    t->pool = np;
-    t->cap = cap;
-  }
+  node *np = pl_pool_reserve(t->pool, &t->cap, t->npool + n, t->max_nodes, sizeof *np);
+  if (!np) return -1;
+  t->pool = np;
   int32_t at = t->npool;
   t->npool += n;
   return at;

@@ -41,6 +41,16 @@ enum { PL_MACRO_TAKE_ALL = -2, PL_MACRO_DECLINE = -3 };
 ** isolated chain or loop, which needs the scratch view, not NULL); !bz:
 ** every undrawn line.  RETURN: the count (0 when the game is over).
 */
+/*
+** Makes room for need nodes of elem bytes in a node pool of *cap
+** allocated nodes, doubling from 4096 up to max_nodes.  Shared by every
+** tree search (mcts, mcts-os, agents' PUCT).
+** RETURN: the pool (moved or not) with *cap updated; NULL when need passes
+** max_nodes or memory runs out (then the old pool is unchanged, still the
+** caller's).
+*/
+void *pl_pool_reserve(void *pool, int32_t *cap, int32_t need, int32_t max_nodes, size_t elem);
+
 int pl_mcts_children(const dab_geom *g, const pl_mstate *st, bool bz, dab_sc_view *view,
                      int16_t *moves);
 

@@ -5,6 +5,7 @@
 */
 #include <math.h>
 #include <stdlib.h>
+#include "players/mcts_bz.h"
 #include "players/pint.h"
 
 /*
@@ -107,15 +108,9 @@ static int os_rollout(const dab_geom *g, const ostate *st0, dab_rng *rng) {
 /* n fresh nodes at the end of the pool.  RETURN: the first, or -1 when
 ** the pool would pass max_nodes or memory runs out. */
 static int32_t os_alloc(mcts_os *t, int n) {
-  if (t->npool + n > t->cap) {
-    if (t->npool + n > t->max_nodes) return -1;
-    int32_t cap = t->cap ? t->cap : 4096;
-    while (cap < t->npool + n) cap = cap > t->max_nodes / 2 ? t->max_nodes : cap * 2;
-    onode *np = realloc(t->pool, (size_t)cap * sizeof *np);
-    if (!np) return -1;
-    t->pool = np;
-    t->cap = cap;
-  }
+  onode *np = pl_pool_reserve(t->pool, &t->cap, t->npool + n, t->max_nodes, sizeof *np);
+  if (!np) return -1;
+  t->pool = np;
   int32_t at = t->npool;
   t->npool += n;
   return at;
