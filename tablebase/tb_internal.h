@@ -39,6 +39,20 @@ struct dabtb {
   uint32_t nblocks;
   dabtb_block *blocks;
   uint8_t layer_sum[DAB_TBIDX_MAX_LINES + 1][16]; /* XXH3-128 from meta (canonical BE) */
+  /* The block cache.  Each layer's decompressed payloads live in one
+  ** reserved, 2 MiB-aligned virtual region (huge pages where the kernel
+  ** gives them: random probes of a 2 GB table then cost one cache miss,
+  ** not a page walk too).  Block i of the layer sits at offset
+  ** number * block_entries; its bytes are committed when it is first read.
+  **
+  **   region[k]: | block 0 | block 1 | ... | last block | (2 MiB-rounded)
+  **   claim[i]:  0 free, 1 taken by the one thread that fills block i
+  **   cache[i]:  NULL until block i is filled and verified, then its slot
+  */
+  uint8_t *region_base[DAB_TBIDX_MAX_LINES + 1]; /* mmap'd; NULL for an empty layer */
+  size_t region_len[DAB_TBIDX_MAX_LINES + 1];
+  uint8_t *region[DAB_TBIDX_MAX_LINES + 1];      /* region_base aligned up to 2 MiB */
+  _Atomic unsigned char *claim;
   _Atomic(uint8_t *) *cache;  /* decompressed payloads, published once */
   _Atomic size_t cached_bytes;
   size_t cache_limit;

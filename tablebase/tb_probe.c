@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #define XXH_STATIC_LINKING_ONLY
 #include <xxhash.h>
@@ -221,6 +222,30 @@ static dab_status map_blocks(dabtb *tb, dab_err *err) {
   return st;
 }
 
+/* Reserves each layer's cache region (address space only: pages are
+** committed as blocks are decompressed into them).  DAB_ENOMEM when the
+** address space is refused. */
+static dab_status map_regions(dabtb *tb, dab_err *err) {
+  const size_t huge = (size_t)2 << 20;
+  for (int k = 0; k <= tb->geom.nlines; k++) {
+    uint64_t n = tb->idx.layer_count[k];
+    if (!n) continue;
+    size_t len = (size_t)((n + huge - 1) / huge * huge) + huge;
+    void *m = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
+                   -1, 0);
+    if (m == MAP_FAILED)
+      return dab_fail(err, DAB_ENOMEM, "cannot reserve %zu bytes of address space for layer %d",
+                      len, k);
+    tb->region_base[k] = m;
+    tb->region_len[k] = len;
+    tb->region[k] = (uint8_t *)(((uintptr_t)m + huge - 1) & ~(uintptr_t)(huge - 1));
+#ifdef MADV_HUGEPAGE
+    madvise(tb->region[k], len - huge, MADV_HUGEPAGE); /* a hint: failure only costs speed */
+#endif
+  }
+  return DAB_OK;
+}
+
 dab_status dabtb_open(const char *path, const dabtb_opts *opts, dabtb **out, dab_err *err) {
   *out = NULL;
   struct stat sb;
@@ -335,9 +360,14 @@ dab_status dabtb_open(const char *path, const dabtb_opts *opts, dabtb **out, dab
       tb->shapes = ss.ms_entries;
   }
   tb->cache = calloc(tb->nblocks ? tb->nblocks : 1, sizeof *tb->cache);
-  if (!tb->cache) {
+  tb->claim = calloc(tb->nblocks ? tb->nblocks : 1, sizeof *tb->claim);
+  if (!tb->cache || !tb->claim) {
     st = dab_fail(err, DAB_ENOMEM, "out of memory");
     goto fail;
+  }
+  if (tb->has_table) {
+    st = map_regions(tb, err);
+    if (st) goto fail;
   }
   if (opts && opts->cache_bytes) tb->cache_limit = opts->cache_bytes;
   else {
@@ -355,9 +385,10 @@ fail:
 
 void dabtb_close(dabtb *tb) {
   if (!tb) return;
-  if (tb->cache)
-    for (uint32_t i = 0; i < tb->nblocks; i++) free(atomic_load(&tb->cache[i]));
-  free(tb->cache);
+  for (int k = 0; k <= DAB_TBIDX_MAX_LINES; k++)
+    if (tb->region_base[k]) munmap(tb->region_base[k], tb->region_len[k]);
+  free(tb->cache); /* its pointers are slots of the regions */
+  free((void *)tb->claim);
   free(tb->blocks);
   if (tb->txn) mdb_txn_abort(tb->txn);
   if (tb->env) mdb_env_close(tb->env);
@@ -384,38 +415,44 @@ const uint8_t *dabtb_block_payload(const dabtb *tb, uint32_t i, uint8_t **owned,
                    b->number);
     return NULL;
   }
-  uint8_t *buf = malloc(b->entries ? b->entries : 1);
+  /* One thread fills the block's slot while the cache has room; any other
+  ** reader in the meantime (or past the limit) decodes a private copy. */
+  dabtb *mt = (dabtb *)tb; /* the cache is the handle's only mutable part */
+  uint8_t *slot = NULL;
+  size_t before = atomic_fetch_add(&mt->cached_bytes, (size_t)b->entries);
+  unsigned char free_claim = 0;
+  if (before + b->entries <= tb->cache_limit &&
+      atomic_compare_exchange_strong(&mt->claim[i], &free_claim, 1))
+    slot = tb->region[b->layer] + (size_t)b->number * tb->block_entries;
+  else
+    atomic_fetch_sub(&mt->cached_bytes, (size_t)b->entries);
+  uint8_t *buf = slot ? slot : malloc(b->entries ? b->entries : 1);
   if (!buf) {
     *st = dab_fail(err, DAB_ENOMEM, "out of memory decompressing a block");
     return NULL;
   }
   size_t got = ZSTD_decompress(buf, b->entries, h + DABTB_BLOCK_HEADER, b->size - DABTB_BLOCK_HEADER);
-  if (ZSTD_isError(got) || got != b->entries) {
-    free(buf);
+  const char *bad = ZSTD_isError(got)                               ? ZSTD_getErrorName(got)
+                    : got != b->entries                             ? "wrong decompressed size"
+                    : XXH3_64bits(buf, b->entries) != dabtb_get_le64(h + 16) ? "checksum mismatch"
+                                                                    : NULL;
+  if (bad) {
+    if (slot) { /* give the slot back: the next reader decodes (and fails) again */
+      atomic_fetch_sub(&mt->cached_bytes, (size_t)b->entries);
+      atomic_store(&mt->claim[i], 0);
+    } else {
+      free(buf);
+    }
     *st = dab_fail(err, DAB_ECORRUPT, "%s: layer %u block %u: %s", tb->path, b->layer, b->number,
-                   ZSTD_isError(got) ? ZSTD_getErrorName(got) : "wrong decompressed size");
+                   bad);
     return NULL;
   }
-  if (XXH3_64bits(buf, b->entries) != dabtb_get_le64(h + 16)) {
-    free(buf);
-    *st = dab_fail(err, DAB_ECORRUPT, "%s: layer %u block %u: checksum mismatch", tb->path,
-                   b->layer, b->number);
-    return NULL;
-  }
-  dabtb *mt = (dabtb *)tb; /* the cache is the handle's only mutable part */
-  size_t before = atomic_fetch_add(&mt->cached_bytes, (size_t)b->entries);
-  if (before + b->entries > tb->cache_limit) {
-    atomic_fetch_sub(&mt->cached_bytes, (size_t)b->entries);
+  if (!slot) {
     *owned = buf;
     return buf;
   }
-  uint8_t *expected = NULL;
-  if (!atomic_compare_exchange_strong(&mt->cache[i], &expected, buf)) {
-    atomic_fetch_sub(&mt->cached_bytes, (size_t)b->entries);
-    free(buf);
-    return expected;
-  }
-  return buf;
+  atomic_store_explicit(&mt->cache[i], slot, memory_order_release);
+  return slot;
 }
 
 dab_status dabtb_stored(const dabtb *tb, uint64_t c, int *value, dab_err *err) {
