@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "agents/az_int.h"
+#include "game/clock.h"
 
 typedef struct az_run {
   const dab_geom *g;
@@ -22,8 +23,14 @@ typedef struct az_run {
   long iter, games, step_k, step_iters;   /* step_k: lines left undrawn at the start */
   uint64_t seed;
   double lp, lv, mqr, nvr, sps;   /* sps: the trainer pass's steps a second */
+  double cpu0, cpu_before;        /* the run's CPU clock: see run_cpu */
   char dir[64];
 } az_run;
+
+/* CPU seconds the run has spent (self-play, the trainer subprocesses,
+** snapshots), across resumes: --hours budgets this, not wall time, so a
+** run on a busy machine gets the training it asked for. */
+static double run_cpu(const az_run *R) { return R->cpu_before + dab_process_cpu_s() - R->cpu0; }
 
 typedef struct az_game_out {
   az_sample *s;
@@ -185,10 +192,9 @@ static dab_az_search_opts play_opts(const az_opts *o) {
 static dab_status save(const az_run *R, const char *path, bool ckpt, double seconds, dab_err *err) {
   char extra[1024];
   int k = snprintf(extra, sizeof extra,
-                   "method=%s,iter=%ld,games=%ld,step=%ld,step_iters=%ld,seconds=%.1f,seed=%" PRIu64
-                   ",augment=%d",
+                   "method=%s,iter=%ld,games=%ld,step=%ld,step_iters=%ld,seconds=%.1f,cpu_seconds=%.1f,seed=%" PRIu64 ",augment=%d",
                    R->o.backward ? "backward" : "forward", R->iter, R->games, R->step_k,
-                   R->step_iters, seconds, R->seed, R->o.augment);
+                   R->step_iters, seconds, run_cpu(R), R->seed, R->o.augment);
   dab_az_search_opts so = play_opts(&R->o);
   if (!ckpt) return dab_az_model_save(path, R->net, &so, extra, NULL, 0, err);
   snprintf(extra + k, sizeof extra - (size_t)k, ",checkpoint=1,nbuf=%zu,optsize=%zu", R->nbuf,
@@ -223,6 +229,8 @@ static dab_status resume(az_run *R, const char *path, double *seconds, dab_err *
             plong(m->params, "games", &R->games) && plong(m->params, "step", &R->step_k) &&
             plong(m->params, "step_iters", &R->step_iters) && plong(m->params, "seed", &seed) &&
             dab_params_get(m->params, "seconds", sec, sizeof sec);
+  char cpu[64]; /* absent in checkpoints written before the CPU clock */
+  R->cpu_before = dab_params_get(m->params, "cpu_seconds", cpu, sizeof cpu) ? strtod(cpu, NULL) : 0;
   if (!ok || optsize != (long)sizeof(az_opts) || nbuf < 0 ||
       xn != sizeof(az_opts) + (size_t)nbuf * sizeof(az_sample)) {
     free(x);
@@ -254,17 +262,17 @@ static dab_status resume(az_run *R, const char *path, double *seconds, dab_err *
 
 #define AZ_COLUMNS \
   "games,seconds,iter,step,mqr,nvr,policy_loss,value_loss,optimal,opt_policy,kept,kept_policy,rmse," \
-  "train_steps_per_s"
+  "train_steps_per_s,cpu_seconds"
 
 static dab_status snapshot(dab_train_ctx *t, az_run *R, const dab_oracle *oracle,
                            const az_testpos *tp, int ntp, dab_err *err) {
   dab_az_model m = {R->net, play_opts(&R->o), ""};
   az_measure_out mo;
   az_measure(R->g, oracle, &m, R->o.sims, tp, ntp, &mo);
-  double v[14] = {(double)R->games, dab_train_elapsed(t), (double)R->iter, (double)R->step_k, R->mqr,
+  double v[15] = {(double)R->games, dab_train_elapsed(t), (double)R->iter, (double)R->step_k, R->mqr,
                   R->nvr, R->lp, R->lv, mo.all_opt_mcts, mo.all_opt_policy, mo.all_kept_mcts,
-                  mo.all_kept_policy, mo.rmse, R->sps};
-  return dab_train_log(t, AZ_COLUMNS, v, 14, err);
+                  mo.all_kept_policy, mo.rmse, R->sps, run_cpu(R)};
+  return dab_train_log(t, AZ_COLUMNS, v, 15, err);
 }
 
 /* ---- One iteration ------------------------------------------------------------ */
@@ -401,12 +409,13 @@ dab_status dab_agent_train_az(dab_train_ctx *t, dab_err *err) {
     else ntp = az_random_positions(t->g, (int)R.o.eval_per_step, 12345, tp, cap);
   }
   dab_train_start(t, before);
+  R.cpu0 = dab_process_cpu_s();
   long every = t->snapshot_every > 0 ? t->snapshot_every : 2;
   char what[32];
   snprintf(what, sizeof what, "az %dx%d", t->g->rows, t->g->cols);
   if (!st && !t->resume && oracle) st = snapshot(t, &R, oracle, tp, ntp, err);
   while (!st) {
-    if (R.o.hours > 0 && dab_train_elapsed(t) >= R.o.hours * 3600) break;
+    if (R.o.hours > 0 && run_cpu(&R) >= R.o.hours * 3600) break;
     if (t->generations > 0 && R.iter >= t->generations) break;
     if (t->games > 0 && R.games >= t->games) break;
     if (t->stop_at > 0 && R.games >= t->stop_at) {

@@ -11,6 +11,7 @@
 #include "agents/agent.h"
 #include "agents/az.h"
 #include "agents/az_int.h"
+#include "game/clock.h"
 #include "tests/testhelp.h"
 
 static char tmpdir[64] = "/tmp/test_az_XXXXXX";
@@ -167,6 +168,48 @@ static void test_backward(dab_player_env *env, char *model) {
   char step[16] = "";
   if (m) dab_params_get(m->params, "step", step, sizeof step);
   TH_CHECK(atoi(step) >= 3, "backward step after 4 iterations: %s (want >= 3)", step);
+  /* The run's CPU clock (what --hours budgets) counts the trainer
+  ** subprocesses too, so it is positive and at most what this process
+  ** and its children have spent. */
+  char cpu[32] = "";
+  if (m) dab_params_get(m->params, "cpu_seconds", cpu, sizeof cpu);
+  TH_CHECK(atof(cpu) > 0 && atof(cpu) <= dab_process_cpu_s() + 0.1,
+           "cpu_seconds=%s in (0, %.1f]", cpu, dab_process_cpu_s());
+  dab_az_model_free(m);
+}
+
+/* az_own_positions: games from the empty board by the policy, each
+** giving one position per step, in order, reproducible by seed. */
+static void test_own_positions(const char *model) {
+  dab_geom g;
+  dab_err err;
+  dab_geom_init(&g, 2, 2, &err);
+  dab_az_model *m = NULL;
+  TH_CHECK(!dab_az_model_load(model, &g, &m, &err), "load: %s", err.msg);
+  if (!m) return;
+  enum { GAMES = 5, PER = 11, CAP = GAMES * PER };
+  az_testpos a[CAP], b[CAP], c[CAP];
+  int na = az_own_positions(&g, m, GAMES, 7, a, CAP);
+  int nb = az_own_positions(&g, m, GAMES, 7, b, CAP);
+  int nc = az_own_positions(&g, m, GAMES, 8, c, CAP);
+  TH_CHECK(na == CAP && nb == CAP && nc == CAP, "positions: %d %d %d (want %d)", na, nb, nc, CAP);
+  int bad = 0, same_seed_differs = 0, other_seed_differs = 0;
+  for (int i = 0; i < na; i++) {
+    int s = i % PER;
+    uint64_t p = a[i].lines;
+    bad += a[i].step != s || __builtin_popcountll(p) != s || (p & ~g.all_lines) ||
+           a[i].score_rel < -g.nboxes || a[i].score_rel > g.nboxes || (s == 0 && (p || a[i].score_rel));
+    if (s > 0) { /* one more line than the game's previous position */
+      uint64_t q = a[i - 1].lines;
+      bad += (q & ~p) || __builtin_popcountll(p ^ q) != 1;
+    }
+    same_seed_differs += a[i].lines != b[i].lines || a[i].score_rel != b[i].score_rel;
+    other_seed_differs += a[i].lines != c[i].lines;
+  }
+  TH_CHECK(!bad, "%d positions break step order, line count or score range", bad);
+  TH_CHECK(!same_seed_differs, "the same seed gives other positions in %d places", same_seed_differs);
+  TH_CHECK(other_seed_differs > 0, "another seed gives the same %d positions", na);
+  TH_CHECK(az_own_positions(&g, m, GAMES, 7, c, 10) == 10, "the cap of 10 positions is kept");
   dab_az_model_free(m);
 }
 
@@ -266,6 +309,7 @@ int main(void) {
     test_forward(trainer, 5, 5, 0, 8);
     char model[128];
     test_backward(env, model);
+    test_own_positions(model);
     test_files(env, model);
   }
   dab_player_env_free(env);
