@@ -10,7 +10,7 @@
 #include "symmetry/sym.h"
 
 typedef struct az_opts {
-  bool backward, theorems, augment, chainloop, margin, table, prefix_random;
+  bool backward, theorems, augment, chainloop, margin, table, prefix_random, adam_reset;
   double hours, c, decay, lr, l2, filter, noise_eps, mqth, nvth, mqrth, nvrth, temp_frac;
   long sims, blocks, filters, vhidden, games, replay, batch, epochs, mit, eval_per_step, max_steps;
   char trainer[4096];
@@ -38,6 +38,14 @@ typedef struct az_measure_out {
 } az_measure_out;
 
 void az_opts_default(az_opts *o);
+/* The options as "name=value" lines (v=2 first; not the trainer path):
+** what a checkpoint stores, independent of this struct's layout.
+** RETURN: the text's length, or -1 when it does not fit in cap. */
+int az_opts_write(const az_opts *o, char *out, size_t cap);
+/* Reads az_opts_write's text over *o (names it lacks keep *o's values).
+** RETURN: DAB_OK; DAB_ECORRUPT (err: the first bad line) for another
+** version, an unknown name or a value that does not parse. */
+dab_status az_opts_read(az_opts *o, const char *text, size_t n, dab_err *err);
 dab_status az_opts_parse(dab_train_ctx *t, az_opts *o, dab_err *err);
 dab_status az_find_trainer(char *out, size_t cap, dab_err *err);
 dab_status az_run_python(const char *const *argv, const char *log, char *line, size_t cap,

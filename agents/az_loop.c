@@ -189,6 +189,37 @@ static dab_az_search_opts play_opts(const az_opts *o) {
                               .theorems = o->theorems, .margin = o->margin};
 }
 
+/* A checkpoint's state after the weights (format 2, little-endian):
+** "AZC2", u32 n then the options text (az_opts_write), u32 n then the
+** trainer's Adam state (torch.save; n = 0: none yet or --adam=reset),
+** then nbuf samples of AZ_SREC bytes each: u64 lines, i16 score_rel,
+** i32 iter, f32 z, f32 pi[64]. */
+#define AZ_SREC (8 + 2 + 4 + 4 + 64 * 4)
+
+static unsigned char *put(unsigned char *b, const void *p, size_t n) {
+  memcpy(b, p, n);
+  return b + n;
+}
+
+static const unsigned char *get(const unsigned char *b, void *p, size_t n) {
+  memcpy(p, b, n);
+  return b + n;
+}
+
+/* Reads the whole of path (a missing file: *n = 0, NULL). */
+static unsigned char *slurp(const char *path, size_t *n) {
+  *n = 0;
+  FILE *f = fopen(path, "rb");
+  if (!f) return NULL;
+  unsigned char *b = NULL;
+  long sz = fseek(f, 0, SEEK_END) == 0 ? ftell(f) : -1;
+  if (sz > 0 && fseek(f, 0, SEEK_SET) == 0 && (b = malloc((size_t)sz)) &&
+      fread(b, 1, (size_t)sz, f) == (size_t)sz)
+    *n = (size_t)sz;
+  fclose(f);
+  return b;
+}
+
 static dab_status save(const az_run *R, const char *path, bool ckpt, double seconds, dab_err *err) {
   char extra[1024];
   int k = snprintf(extra, sizeof extra,
@@ -197,13 +228,36 @@ static dab_status save(const az_run *R, const char *path, bool ckpt, double seco
                    R->step_iters, seconds, run_cpu(R), R->seed, R->o.augment);
   dab_az_search_opts so = play_opts(&R->o);
   if (!ckpt) return dab_az_model_save(path, R->net, &so, extra, NULL, 0, err);
-  snprintf(extra + k, sizeof extra - (size_t)k, ",checkpoint=1,nbuf=%zu,optsize=%zu", R->nbuf,
-           sizeof(az_opts));
-  size_t n = sizeof(az_opts) + R->nbuf * sizeof(az_sample);
-  unsigned char *b = malloc(n + 1);
-  if (!b) return dab_fail(err, DAB_ENOMEM, "az: out of memory for a checkpoint");
-  memcpy(b, &R->o, sizeof(az_opts));
-  if (R->nbuf) memcpy(b + sizeof(az_opts), R->buf, R->nbuf * sizeof(az_sample));
+  snprintf(extra + k, sizeof extra - (size_t)k, ",checkpoint=2,nbuf=%zu", R->nbuf);
+  char opts[4096];
+  int on = az_opts_write(&R->o, opts, sizeof opts);
+  if (on < 0) return dab_fail(err, DAB_EINPUT, "az: options too long for a checkpoint");
+  char ap[128];
+  snprintf(ap, sizeof ap, "%s/adam.pt", R->dir);
+  size_t an;
+  unsigned char *adam = slurp(ap, &an);
+  size_t n = 4 + 4 + (size_t)on + 4 + an + R->nbuf * AZ_SREC;
+  unsigned char *b = malloc(n + 1), *w = b;
+  if (!b) {
+    free(adam);
+    return dab_fail(err, DAB_ENOMEM, "az: out of memory for a checkpoint");
+  }
+  uint32_t u = (uint32_t)on;
+  w = put(w, "AZC2", 4);
+  w = put(w, &u, 4);
+  w = put(w, opts, (size_t)on);
+  u = (uint32_t)an;
+  w = put(w, &u, 4);
+  if (an) w = put(w, adam, an);
+  free(adam);
+  for (size_t i = 0; i < R->nbuf; i++) {
+    const az_sample *x = &R->buf[i];
+    w = put(w, &x->lines, 8);
+    w = put(w, &x->score_rel, 2);
+    w = put(w, &x->iter, 4);
+    w = put(w, &x->z, 4);
+    w = put(w, x->pi, sizeof x->pi);
+  }
   dab_status st = dab_az_model_save(path, R->net, &so, extra, b, n, err);
   free(b);
   return st;
@@ -216,38 +270,65 @@ static bool plong(const char *params, const char *key, long *out) {
   return buf[0] && !*end;
 }
 
+/* Restores the run from a checkpoint: options (over the defaults; the
+** trainer path stays this call's), counters, replay buffer, weights and
+** Adam's state (written to the work folder for the next trainer pass). */
 static dab_status resume(az_run *R, const char *path, double *seconds, dab_err *err) {
   dab_az_model *m;
   unsigned char *x;
   size_t xn;
   dab_status st = dab_az_model_load_ckpt(path, R->g, &m, &x, &xn, err);
   if (st) return st;
-  long ck = 0, nbuf = -1, optsize = 0, seed = 0;
+  long ck = 0, nbuf = -1, seed = 0;
   char sec[64];
   bool ok = plong(m->params, "checkpoint", &ck) && plong(m->params, "nbuf", &nbuf) &&
-            plong(m->params, "optsize", &optsize) && plong(m->params, "iter", &R->iter) &&
-            plong(m->params, "games", &R->games) && plong(m->params, "step", &R->step_k) &&
-            plong(m->params, "step_iters", &R->step_iters) && plong(m->params, "seed", &seed) &&
-            dab_params_get(m->params, "seconds", sec, sizeof sec);
+            plong(m->params, "iter", &R->iter) && plong(m->params, "games", &R->games) &&
+            plong(m->params, "step", &R->step_k) && plong(m->params, "step_iters", &R->step_iters) &&
+            plong(m->params, "seed", &seed) && dab_params_get(m->params, "seconds", sec, sizeof sec);
   char cpu[64]; /* absent in checkpoints written before the CPU clock */
   R->cpu_before = dab_params_get(m->params, "cpu_seconds", cpu, sizeof cpu) ? strtod(cpu, NULL) : 0;
-  if (!ok || optsize != (long)sizeof(az_opts) || nbuf < 0 ||
-      xn != sizeof(az_opts) + (size_t)nbuf * sizeof(az_sample)) {
+  uint32_t on = 0, an = 0;
+  const unsigned char *r = x, *end = x + xn;
+  ok = ok && ck == 2 && nbuf >= 0 && xn >= 8 && !memcmp(x, "AZC2", 4);
+  if (ok) r = get(r + 4, &on, 4);
+  ok = ok && (size_t)(end - r) >= (size_t)on + 4;
+  if (ok) r = get(r + on, &an, 4);
+  ok = ok && (size_t)(end - r) == (size_t)an + (size_t)nbuf * AZ_SREC;
+  if (!ok) {
     free(x);
     dab_az_model_free(m);
-    return dab_fail(err, DAB_EINPUT, "%s: not an az checkpoint of this build (a finished model?)", path);
+    return dab_fail(err, DAB_EINPUT,
+                    "%s: not an az checkpoint (format 2; a finished model, or an older build's?)", path);
   }
   char trainer[sizeof R->o.trainer];
   memcpy(trainer, R->o.trainer, sizeof trainer);
-  memcpy(&R->o, x, sizeof(az_opts));
+  az_opts_default(&R->o);
   memcpy(R->o.trainer, trainer, sizeof trainer);
-  R->buf = malloc((size_t)nbuf * sizeof(az_sample) + 1);
-  if (!R->buf) {
+  st = az_opts_read(&R->o, (const char *)x + 8, on, err);
+  if (!st && an) {
+    char ap[128];
+    snprintf(ap, sizeof ap, "%s/adam.pt", R->dir);
+    FILE *f = fopen(ap, "wb");
+    if (!f || fwrite(r, 1, an, f) != an) st = dab_fail(err, DAB_EIO, "az: cannot write %s", ap);
+    if (f && fclose(f) != 0 && !st) st = dab_fail(err, DAB_EIO, "az: cannot write %s", ap);
+  }
+  r += an;
+  if (!st && !(R->buf = malloc((size_t)nbuf * sizeof(az_sample) + 1)))
+    st = dab_fail(err, DAB_ENOMEM, "az: out of memory");
+  if (st) {
     free(x);
     dab_az_model_free(m);
-    return dab_fail(err, DAB_ENOMEM, "az: out of memory");
+    return st;
   }
-  memcpy(R->buf, x + sizeof(az_opts), (size_t)nbuf * sizeof(az_sample));
+  for (long i = 0; i < nbuf; i++) {
+    az_sample *a = &R->buf[i];
+    memset(a, 0, sizeof *a);
+    r = get(r, &a->lines, 8);
+    r = get(r, &a->score_rel, 2);
+    r = get(r, &a->iter, 4);
+    r = get(r, &a->z, 4);
+    r = get(r, a->pi, sizeof a->pi);
+  }
   R->nbuf = (size_t)nbuf;
   R->seed = (uint64_t)seed;
   *seconds = atof(sec);
@@ -309,11 +390,13 @@ static dab_status iterate(dab_train_ctx *t, az_run *R, dab_err *err) {
       if (R->buf[i].iter > R->iter - R->o.replay) nb[nn++] = R->buf[i];
     for (long i = 0; i < G; i++)
       for (int j = 0; j < outs[i].n; j++) nb[nn++] = outs[i].s[j];
-    char sp[128], wp[128], w2[128], lg[128], seed[32], ep[16], bs[16], lr[32], l2[32], thr[16], ms[16];
+    char sp[128], wp[128], w2[128], lg[128], ap[128], seed[32], ep[16], bs[16], lr[32], l2[32];
+    char thr[16], ms[16];
     snprintf(sp, sizeof sp, "%s/samples.bin", R->dir);
     snprintf(wp, sizeof wp, "%s/w.bin", R->dir);
     snprintf(w2, sizeof w2, "%s/w2.bin", R->dir);
     snprintf(lg, sizeof lg, "%s/train.log", R->dir);
+    snprintf(ap, sizeof ap, "%s/adam.pt", R->dir);
     size_t written;
     st = az_write_samples(sp, R->g, R->net, R->sym, R->o.augment, nb, nn, R->iter, R->o.decay,
                           &written, err);
@@ -330,7 +413,7 @@ static dab_status iterate(dab_train_ctx *t, az_run *R, dab_err *err) {
     snprintf(ms, sizeof ms, "%ld", R->o.max_steps);
     const char *extra[] = {"train", "--weights", wp, "--samples", sp, "--epochs", ep, "--batch", bs,
                            "--lr", lr, "--l2", l2, "--seed", seed, "--threads", thr,
-                           "--max-steps", ms, NULL};
+                           "--max-steps", ms, R->o.adam_reset ? NULL : "--opt-state", ap, NULL};
     char line[512];
     if (!st) st = az_python_net(R->o.trainer, R->g, &R->o, extra, w2, lg, &R->net, line, sizeof line, err);
     if (!st) {
@@ -436,8 +519,8 @@ dab_status dab_agent_train_az(dab_train_ctx *t, dab_err *err) {
     if (!st) st = save(&R, t->out, false, dab_train_elapsed(t), err);
   }
   char p[160];
-  const char *files[] = {"samples.bin", "w.bin", "w2.bin", "train.log"};
-  for (int i = 0; i < 4; i++) {
+  const char *files[] = {"samples.bin", "w.bin", "w2.bin", "train.log", "adam.pt", "adam.pt.tmp"};
+  for (int i = 0; i < 6; i++) {
     snprintf(p, sizeof p, "%s/%s", R.dir, files[i]);
     unlink(p);
   }

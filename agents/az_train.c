@@ -9,6 +9,7 @@
 #include <math.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stddef.h>
 #include <spawn.h>
 #include <stdlib.h>
 #include <string.h>
@@ -56,7 +57,7 @@ void az_opts_default(az_opts *o) {
 dab_status az_opts_parse(dab_train_ctx *t, az_opts *o, dab_err *err) {
   dab_kopts *k = t->kopts;
   bool no_th = false, no_aug = false, no_cl = false;
-  int value = 0, prefix = 0;
+  int value = 0, prefix = 0, adam = 0;
   dab_status st;
   if ((st = kflag(k, "backward", &o->backward, err)) || (st = kflag(k, "no-theorems", &no_th, err)) ||
       (st = kflag(k, "no-augment", &no_aug, err)) || (st = kflag(k, "no-chainloop", &no_cl, err)) ||
@@ -85,15 +86,80 @@ dab_status az_opts_parse(dab_train_ctx *t, az_opts *o, dab_err *err) {
       (st = dab_kopt_long(k, "az", "eval-per-step", 0, 10000, &o->eval_per_step, err)) ||
       (st = dab_kopt_double(k, "az", "temp-frac", 0, 1, &o->temp_frac, err)) ||
       (st = dab_kopt_choice(k, "az", "value", "wdl|margin", &value, err)) ||
-      (st = dab_kopt_choice(k, "az", "prefix", "policy|random", &prefix, err)))
+      (st = dab_kopt_choice(k, "az", "prefix", "policy|random", &prefix, err)) ||
+      (st = dab_kopt_choice(k, "az", "adam", "keep|reset", &adam, err)))
     return st;
   o->theorems = !no_th;
   o->augment = !no_aug;
   o->chainloop = !no_cl;
   o->margin = value == 1;
   o->prefix_random = prefix == 1;
+  o->adam_reset = adam == 1;
   const char *tr = kstr(k, "trainer");
   if (tr) snprintf(o->trainer, sizeof o->trainer, "%s", tr);
+  return DAB_OK;
+}
+
+/* The options a checkpoint stores, by name. */
+typedef struct az_field { const char *name; char kind; size_t off; } az_field;
+#define AZ_B(f) {#f, 'b', offsetof(az_opts, f)}
+#define AZ_D(f) {#f, 'd', offsetof(az_opts, f)}
+#define AZ_L(f) {#f, 'l', offsetof(az_opts, f)}
+static const az_field az_fields[] = {
+    AZ_B(backward), AZ_B(theorems), AZ_B(augment), AZ_B(chainloop), AZ_B(margin), AZ_B(table),
+    AZ_B(prefix_random), AZ_B(adam_reset), AZ_D(hours), AZ_D(c), AZ_D(decay), AZ_D(lr), AZ_D(l2),
+    AZ_D(filter), AZ_D(noise_eps), AZ_D(mqth), AZ_D(nvth), AZ_D(mqrth), AZ_D(nvrth), AZ_D(temp_frac),
+    AZ_L(sims), AZ_L(blocks), AZ_L(filters), AZ_L(vhidden), AZ_L(games), AZ_L(replay), AZ_L(batch),
+    AZ_L(epochs), AZ_L(mit), AZ_L(eval_per_step), AZ_L(max_steps)};
+enum { AZ_NFIELDS = (int)(sizeof az_fields / sizeof az_fields[0]) };
+
+int az_opts_write(const az_opts *o, char *out, size_t cap) {
+  size_t k = 0;
+  int w = snprintf(out, cap, "v=2\n");
+  for (int i = 0; w >= 0 && (k += (size_t)w) < cap && i < AZ_NFIELDS; i++) {
+    const char *p = (const char *)o + az_fields[i].off, *name = az_fields[i].name;
+    if (az_fields[i].kind == 'b') w = snprintf(out + k, cap - k, "%s=%d\n", name, *(const bool *)p);
+    else if (az_fields[i].kind == 'd') w = snprintf(out + k, cap - k, "%s=%.17g\n", name, *(const double *)p);
+    else w = snprintf(out + k, cap - k, "%s=%ld\n", name, *(const long *)p);
+  }
+  return w < 0 || k >= cap ? -1 : (int)k;
+}
+
+dab_status az_opts_read(az_opts *o, const char *text, size_t n, dab_err *err) {
+  size_t at = 0;
+  bool first = true;
+  while (at < n) {
+    char line[128];
+    size_t e = at;
+    while (e < n && text[e] != '\n') e++;
+    if (e - at >= sizeof line) return dab_fail(err, DAB_ECORRUPT, "az checkpoint: option line too long");
+    memcpy(line, text + at, e - at);
+    line[e - at] = 0;
+    at = e + 1;
+    char *eq = strchr(line, '='), *end;
+    if (!eq) return dab_fail(err, DAB_ECORRUPT, "az checkpoint: bad option line '%s'", line);
+    *eq = 0;
+    const char *v = eq + 1;
+    if (first) {
+      if (strcmp(line, "v") || strcmp(v, "2"))
+        return dab_fail(err, DAB_ECORRUPT, "az checkpoint: options version '%s=%s' (want v=2)", line, v);
+      first = false;
+      continue;
+    }
+    int i = 0;
+    while (i < AZ_NFIELDS && strcmp(az_fields[i].name, line)) i++;
+    if (i == AZ_NFIELDS) return dab_fail(err, DAB_ECORRUPT, "az checkpoint: unknown option '%s'", line);
+    char *p = (char *)o + az_fields[i].off;
+    errno = 0;
+    if (az_fields[i].kind == 'd') *(double *)p = strtod(v, &end);
+    else {
+      long x = strtol(v, &end, 10);
+      if (az_fields[i].kind == 'b') *(bool *)p = x != 0;
+      else *(long *)p = x;
+    }
+    if (!*v || *end || errno) return dab_fail(err, DAB_ECORRUPT, "az checkpoint: bad value '%s=%s'", line, v);
+  }
+  if (first) return dab_fail(err, DAB_ECORRUPT, "az checkpoint: no options");
   return DAB_OK;
 }
 

@@ -6,21 +6,17 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "game/clock.h"
 #include "game/postext.h"
 #include "solver/ab.h"
 
 
 #include <time.h>
 static double bench_t0;
-static double wall(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 /* Prints each proved root bound with its time (the root driver's tests). */
 static void on_bound(void *ctx, int lower, int upper) {
   (void)ctx;
-  fprintf(stderr, "bound [%+d,%+d] at %.2f s\n", lower, upper, wall() - bench_t0);
+  fprintf(stderr, "bound [%+d,%+d] at %.2f s\n", lower, upper, dab_now_s() - bench_t0);
 }
 
 static void usage(void) {
@@ -79,7 +75,7 @@ int main(int argc, char **argv) {
   if (dab_parse_position(argv[1], &ps, &err)) { fprintf(stderr, "ab_bench: %s\n", err.msg); return 2; }
   dab_status st;
   o.on_bound = on_bound;
-  bench_t0 = wall();
+  bench_t0 = dab_now_s();
   dab_ab *ab = dab_ab_new(&ps.geom, &o, &st, &err);
   if (!ab) { fprintf(stderr, "ab_bench: %s\n", err.msg); return 1; }
   uint64_t p = dab_ls_word(&ps.game.lines);

@@ -7,12 +7,11 @@
 #define DAB_BENCHUTIL_H
 
 #include <time.h>
+#include "game/clock.h"
 
 /* Seconds on the monotonic clock. */
 static inline double bench_now(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+  return dab_now_s();
 }
 
 /* qsort comparison of doubles, ascending. */

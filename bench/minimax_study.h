@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include "game/clock.h"
 #include "game/board.h"
 #include "symmetry/sym.h"
 
@@ -67,9 +68,7 @@ typedef struct ms_ctx {
 } ms_ctx;
 
 static inline double ms_now(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+  return dab_now_s();
 }
 
 static inline uint64_t ms_hash(uint64_t key, int logcap) {

@@ -8,13 +8,8 @@
 #include <string.h>
 #include <sys/resource.h>
 #include <time.h>
+#include "game/clock.h"
 #include "players/pint.h"
-
-static double now_s(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 static int cmp_double(const void *a, const void *b) {
   double x = *(const double *)a, y = *(const double *)b;
@@ -51,9 +46,9 @@ static double sw_rate(const char *spec, dab_player_env *env, const dab_game *pos
   dab_rng rng;
   dab_rng_seed(&rng, 7);
   volatile int sink = 0;
-  double t0 = now_s();
+  double t0 = dab_now_s();
   for (int i = 0; i < npos; i++) sink += dab_player_move(p, &pos[i], &rng);
-  double dt = now_s() - t0;
+  double dt = dab_now_s() - t0;
   (void)sink;
   dab_player_free(p);
   return npos / dt;
@@ -74,14 +69,14 @@ int main(int argc, char **argv) {
   int npos = 20000;
   dab_game *pos = malloc((size_t)npos * sizeof *pos);
   sample_positions(&g7, npos, &rng, pos);
-  double t0 = now_s();
+  double t0 = dab_now_s();
   dab_player *warm;
   if (dab_player_new("sw:3x3", &g7, env, &warm, &err)) {
     fprintf(stderr, "players_speed: %s\n", err.msg);
     return 1;
   }
   dab_player_free(warm);
-  printf("window table 3x3 built in %.2f s\n", now_s() - t0);
+  printf("window table 3x3 built in %.2f s\n", dab_now_s() - t0);
   const char *sw_specs[] = {"sw:3x3", "sw+:3x3", "sw:2x2"};
   for (int s = 0; s < 3; s++) {
     double r[64];

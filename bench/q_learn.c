@@ -8,14 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include "game/clock.h"
 #include "agents/q.h"
 #include "bench/benchutil.h"
-
-static double cpu_now(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
 /* Learns in 1% steps of the run; the measurement between steps is not
 ** timed.  Prints when the goal is first met, and the state at the end. */
@@ -37,10 +32,10 @@ static void run(const dab_geom *g, const int8_t *ex, long n, double goal, const 
   double wall = 0, cpu = 0, rmse = 0, opt = 0, reach_cpu = -1, reach_wall = -1;
   long reach = -1;
   for (long k = 1; k <= 100; k++) {
-    double w0 = bench_now(), c0 = cpu_now();
+    double w0 = bench_now(), c0 = dab_thread_cpu_s();
     dab_q_learner_run(l, n / 100 * k, NULL);
     wall += bench_now() - w0;
-    cpu += cpu_now() - c0;
+    cpu += dab_thread_cpu_s() - c0;
     dab_q_measure(dab_q_learner_table(l), ex, &rmse, &opt);
     if (reach < 0 && opt >= goal) {
       reach = dab_q_learner_episode(l);

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <sys/resource.h>
 #include <time.h>
+#include "game/clock.h"
 #include "agents/erl.h"
 #include "bench/benchutil.h"
 
@@ -28,12 +29,6 @@ static void make_rules(const dab_geom *g, dab_ragent *a, int n, dab_rng *rng) {
 
 /* CPU seconds of this thread: the figure that a loaded machine does not
 ** distort (wall clock is printed beside it). */
-static double cpu_now(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
 int main(int argc, char **argv) {
   long games = argc > 1 ? atol(argv[1]) : 20000;
   double t0 = bench_now();
@@ -51,12 +46,12 @@ int main(int argc, char **argv) {
   dab_erl *e;
   dab_erl_new(&o, &e, &err);
   e->greedy = true;
-  double t = bench_now(), c = cpu_now();
+  double t = bench_now(), c = dab_thread_cpu_s();
   for (long k = 0; k < games; k++) {
     dab_rt_game gm = {.team = (int)(k & 1)};
     dab_rt_play(&g, opp, dab_erl_choose, e, &rng, &gm, &err);
   }
-  double base = (double)games / (bench_now() - t), base_cpu = (double)games / (cpu_now() - c);
+  double base = (double)games / (bench_now() - t), base_cpu = (double)games / (dab_thread_cpu_s() - c);
 
   /* Training with a full population of 1,000 rules: matching, Boltzmann
   ** choice, new rules, Q/f updates, reproduction every 10 games. */
@@ -66,7 +61,7 @@ int main(int argc, char **argv) {
   e->greedy = false;
   long matched = 0, moves = 0, randoms = 0;
   t = bench_now();
-  c = cpu_now();
+  c = dab_thread_cpu_s();
   for (long k = 0; k < games; k++) {
     dab_rt_game gm = {.team = (int)(dab_rng_next(&rng) & 1)};
     dab_rt_play(&g, opp, dab_erl_choose, e, &rng, &gm, &err);
@@ -74,7 +69,7 @@ int main(int argc, char **argv) {
     moves += gm.moves;
     randoms += gm.random_moves;
   }
-  double train = (double)games / (bench_now() - t), train_cpu = (double)games / (cpu_now() - c);
+  double train = (double)games / (bench_now() - t), train_cpu = (double)games / (dab_thread_cpu_s() - c);
   matched = (long)e->stats.matches;
   printf("3x3 games a second, one thread, %ld games each (per wall second / per CPU second):\n", games);
   printf("  baseline (no rules, team random vs chain): %.0f / %.0f\n", base, base_cpu);
@@ -108,14 +103,14 @@ int main(int argc, char **argv) {
   }
   for (size_t z = 0; z < sizeof sizes / sizeof *sizes; z++) {
     dab_rmatch_stats st = {0};
-    t = cpu_now();
+    t = dab_thread_cpu_s();
     long reps = 0;
-    while (cpu_now() - t < 0.5 || reps < 1) {
+    while (dab_thread_cpu_s() - t < 0.5 || reps < 1) {
       for (int p = 0; p < np; p++)
         for (int i = 0; i < sizes[z]; i++) dab_rule_match(&pop[i].rule, &pos[p], NULL, &rng, &st, NULL, NULL);
       reps++;
     }
-    double dt = cpu_now() - t;
+    double dt = dab_thread_cpu_s() - t;
     printf("  %6d %14.0f %14.0f %10llu %8llu %8.1f\n", sizes[z], (double)st.tests / dt, (double)st.searches / dt,
            (unsigned long long)st.matches, (unsigned long long)st.capped,
            st.searches ? (double)st.placements / (double)st.searches : 0);

@@ -8,13 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include "game/clock.h"
 #include "tablebase/dabtb.h"
-
-static double now_s(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
 static uint64_t rng_next(uint64_t *s) {
   uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
@@ -30,23 +25,17 @@ typedef struct targ {
   double cpu;      /* this thread's CPU seconds */
 } targ;
 
-static double thread_cpu_s(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
 static void *probe_thread(void *arg) {
   targ *a = arg;
   uint64_t s = a->seed, sum = 0;
   int failed = 0;
-  double c0 = thread_cpu_s();
+  double c0 = dab_thread_cpu_s();
   for (uint64_t i = 0; i < a->n; i++) {
     int v = 0;
     if (dabtb_value(a->tb, rng_next(&s) & a->mask, &v, NULL)) failed = 1;
     sum += (uint64_t)(v + 64);
   }
-  a->cpu = thread_cpu_s() - c0;
+  a->cpu = dab_thread_cpu_s() - c0;
   a->sum = sum; /* written once: no false sharing between threads */
   a->failed = failed;
   return NULL;
@@ -56,13 +45,13 @@ static double run_threads(const dabtb *tb, int nt, uint64_t per, uint64_t mask, 
                           double *per_cpu) {
   pthread_t th[16];
   targ a[16];
-  double t0 = now_s();
+  double t0 = dab_now_s();
   for (int i = 0; i < nt; i++) {
     a[i] = (targ){tb, seed + (uint64_t)i * 7919, per, mask, 0, 0, 0};
     pthread_create(&th[i], NULL, probe_thread, &a[i]);
   }
   for (int i = 0; i < nt; i++) pthread_join(th[i], NULL);
-  double dt = now_s() - t0;
+  double dt = dab_now_s() - t0;
   double cpu = 0;
   for (int i = 0; i < nt; i++) {
     if (a[i].failed) fprintf(stderr, "probe error\n");
@@ -80,14 +69,14 @@ int main(int argc, char **argv) {
   uint64_t n = argc > 2 ? strtoull(argv[2], NULL, 10) : 2000000;
   dab_err err;
   dabtb *tb;
-  double t0 = now_s();
+  double t0 = dab_now_s();
   if (dabtb_open(argv[1], NULL, &tb, &err)) {
     fprintf(stderr, "%s\n", err.msg);
     return 1;
   }
   int v;
   dabtb_value(tb, 0, &v, &err);
-  double t_first = now_s() - t0;
+  double t_first = dab_now_s() - t0;
   const dab_geom *g = dabtb_geom(tb);
   uint64_t mask = g->all_lines;
   printf("open + first probe: %.2f ms (value of the empty board %d)\n", 1e3 * t_first, v);
@@ -103,12 +92,12 @@ int main(int argc, char **argv) {
   int16_t mv[64], vals[64];
   int nm;
   uint64_t nmv = n / 10, total_moves = 0;
-  double t1 = now_s();
+  double t1 = dab_now_s();
   for (uint64_t i = 0; i < nmv; i++) {
     dabtb_move_values(tb, rng_next(&s) & mask, mv, vals, &nm, NULL);
     total_moves += (uint64_t)nm;
   }
-  double dt = now_s() - t1;
+  double dt = dab_now_s() - t1;
   printf("move_values, 1 thread, warm: %.0f/s (%.1f moves each)\n", (double)nmv / dt,
          (double)total_moves / (double)nmv);
   dabtb_close(tb);

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include "game/clock.h"
 #include "cli/cliutil.h"
 #include "cli/commands.h"
 #include "oracle/oracle.h"
@@ -61,12 +62,6 @@ typedef dab_match_summary summary;
 typedef dab_side_stats side_stats;
 typedef dab_game_record game_result;
 enum { PHASES = DAB_PHASES };
-
-static double now_s(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 static void json_escape(FILE *f, const char *s) {
   fputc('"', f);
@@ -406,7 +401,7 @@ int dab_cmd_arena(int argc, char **argv) {
       .progress_ctx = &cp,
       .cancel = cli_cancel_on_signal(),
   };
-  double t0 = now_s();
+  double t0 = dab_now_s();
   summary s;
   memset(&s, 0, sizeof s);
   st = DAB_OK;
@@ -421,7 +416,7 @@ int dab_cmd_arena(int argc, char **argv) {
     if (csv_file) write_csv_rows(csv_file, &mt, rec, mo.games, (int)first);
   }
   cli_progress_end();
-  double secs = now_s() - t0;
+  double secs = dab_now_s() - t0;
   if (st && st != DAB_ECANCELED) {
     rc = cli_error("arena", st, err.msg);
     goto done;

@@ -10,11 +10,13 @@
 #include "cli/cliutil.h"
 #include "cli/commands.h"
 #include "game/postext.h"
+#include "service/mpi_build.h"
 #include "tablebase/dabtb.h"
 
 static const char usage[] =
     "usage: dab build RxC [-o FILE] [--tb DIR] [--threads N] [--plan] [--restart]\n"
-    "                     [--mem-limit SIZE] [--full-array] [--level L] [--block-entries N]\n\n"
+    "                     [--mem-limit SIZE] [--full-array] [--level L] [--block-entries N]\n"
+    "       mpirun -np N dab build RxC -o FILE --mpi [--threads T]\n\n"
     "Solves every position of the RxC board and writes its tablebase (LMDB + zstd,\n"
     "see docs/formats.md).  The layered builder computes the quiet positions layer\n"
     "by layer from the full board down, one byte per indexed position in memory\n"
@@ -28,6 +30,9 @@ static const char usage[] =
     "  --plan              print entries per layer, peak memory, temporary disk and\n"
     "                      the estimated time, and build nothing\n"
     "  --restart           discard finished layers of an earlier run\n"
+    "  --mpi               one build over the ranks of an MPI job (make MPI=1): each\n"
+    "                      rank computes a slice of every layer, rank 0 writes the\n"
+    "                      file (byte-identical to one process; docs/formats.md)\n"
     "  --mem-limit SIZE    refuse a plan above SIZE (e.g. 8G; default: MemAvailable)\n"
     "  --full-array        solve with the 2^L-byte retrograde table (<= 32 lines)\n"
     "  --level L           zstd level 1..22 (default 12)\n"
@@ -84,12 +89,13 @@ static void on_layer(void *ctx, int layer, uint64_t entries, uint64_t canonical,
 int dab_cmd_build(int argc, char **argv) {
   const char *board = NULL, *out = NULL, *tb_dir = NULL, *mem = NULL;
   long threads = 0, level = 0, block_entries = 0;
-  bool fill_true = false, plan = false, restart = false, full_array = false;
+  bool fill_true = false, plan = false, restart = false, full_array = false, mpi = false;
   const cli_opt table[] = {{"-o", CLI_TEXT, &out, 0},
                            {"--tb", CLI_TEXT, &tb_dir, 0},
                            {"--threads", CLI_COUNT, &threads, 256},
                            {"--plan", CLI_FLAG, &plan, 0},
                            {"--restart", CLI_FLAG, &restart, 0},
+                           {"--mpi", CLI_FLAG, &mpi, 0},
                            {"--mem-limit", CLI_TEXT, &mem, 0},
                            {"--full-array", CLI_FLAG, &full_array, 0},
                            {"--level", CLI_COUNT, &level, 22},
@@ -140,6 +146,11 @@ int dab_cmd_build(int argc, char **argv) {
     st = dabtb_default_path(rows, cols, tb_dir, path, sizeof path, &err);
     if (st) return cli_error("build", st, err.msg);
   }
+  if (mpi && (plan || full_array || fill_true))
+    return cli_error("build", DAB_EINPUT, "--mpi builds with the layered builder; it takes no --plan, "
+                     "--full-array or --fill-true");
+  if (mpi && !dab_mpi_build_available())
+    return cli_error("build", DAB_EINPUT, "--mpi: this dab was built without MPI (build it with `make MPI=1`)");
   if (plan) {
     dabtb_plan p;
     st = dabtb_build_plan(rows, cols, path, &bo, &p, &err);
@@ -150,9 +161,16 @@ int dab_cmd_build(int argc, char **argv) {
   bo.layer_done = on_layer;
   bo.cancel = cli_cancel_on_signal();
   dabtb_build_report rep;
-  st = dabtb_build(rows, cols, path, &bo, &rep, &err);
+  int rank = 0;
+  if (mpi) {
+    bo.progress = NULL; /* one line per layer (on_layer) from rank 0 */
+    st = dab_mpi_build(rows, cols, path, &bo, &rep, &rank, &err);
+  } else
+    st = dabtb_build(rows, cols, path, &bo, &rep, &err);
   cli_progress_end();
-  if (st) return cli_error("build", st, err.msg);
+  if (st && rank > 0) fprintf(stderr, "dab build: rank %d: %s\n", rank, err.msg);
+  if (st) return rank > 0 ? CLI_FAIL : cli_error("build", st, err.msg);
+  if (rank > 0) return CLI_OK;
   printf("%s: %dx%d, %llu bytes, %llu blocks, %llu indexed / %llu canonical positions, value %+d\n",
          path, rows, cols, (unsigned long long)rep.file_bytes, (unsigned long long)rep.blocks,
          (unsigned long long)rep.indexed, (unsigned long long)rep.canonical, rep.value);

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include "game/clock.h"
 #include "cli/cliutil.h"
 #include "cli/commands.h"
 #include "agents/agent.h"
@@ -73,11 +74,9 @@ int dab_cmd_play(int argc, char **argv) {
   }
   dab_rng rng;
   dab_rng_seed(&rng, (uint64_t)seed);
-  struct timespec t0, t1;
-  clock_gettime(CLOCK_MONOTONIC, &t0);
+  double t0 = dab_now_s();
   int m = dab_player_move(pl, &p.game, &rng);
-  clock_gettime(CLOCK_MONOTONIC, &t1);
-  double ms = (double)(t1.tv_sec - t0.tv_sec) * 1e3 + (double)(t1.tv_nsec - t0.tv_nsec) / 1e6;
+  double ms = (dab_now_s() - t0) * 1e3;
   static dab_analysis a;
   bool have = o && dab_oracle_analyze(o, &p.game.lines, &a, NULL) == DAB_OK;
   int mv = 0;

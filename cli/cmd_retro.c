@@ -5,6 +5,7 @@
 */
 #include <string.h>
 #include <time.h>
+#include "game/clock.h"
 #include "cli/cliutil.h"
 #include "cli/commands.h"
 #include "solver/retro.h"
@@ -16,12 +17,6 @@ static const char usage[] =
     "table size and the time taken.  The memory needed is checked first.\n"
     "  --threads N  worker threads (default: all cores)\n"
     "  --plain      try every move in every position (the baseline; slower)\n";
-
-static double wall(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
 int dab_cmd_retro(int argc, char **argv) {
   dab_retro_opts opts = {0};
@@ -52,9 +47,9 @@ int dab_cmd_retro(int argc, char **argv) {
                       dab_retro_bytes(__builtin_popcountll(p.geom.all_lines & ~root)));
   dab_retro *r;
   dab_err err;
-  double t0 = wall();
+  double t0 = dab_now_s();
   dab_status st = dab_retro_solve(&p.geom, root, &opts, &r, &err);
-  double dt = wall() - t0;
+  double dt = dab_now_s() - t0;
   cli_progress_end();
   if (st) return cli_error("retro", st, err.msg);
   int value = dab_retro_value(r, root);

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <time.h>
 #include <unistd.h>
+#include "game/clock.h"
 #include "oracle/oracle.h"
 #include "oracle/solvestore.h"
 #include "game/postext.h"
@@ -395,11 +396,9 @@ static dab_status search_query(const dab_oracle *o, uint64_t p, int flags, dab_a
                                dab_oracle_info *info, dab_err *err) {
   oracle_dyn *d = o->dyn;
   bool value_only = flags & DAB_ORACLE_VALUE_ONLY;
-  struct timespec t0, t1;
-  clock_gettime(CLOCK_MONOTONIC, &t0);
+  double t0 = dab_now_s();
   if (dab_solvestore_answer(d->store, p, value_only, a, info->pv, &info->npv)) {
-    clock_gettime(CLOCK_MONOTONIC, &t1);
-    info->seconds = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
+    info->seconds = dab_now_s() - t0;
     info->source = "stored";
     if (!(flags & DAB_ORACLE_PV)) info->npv = 0;
     return DAB_OK;

@@ -9,7 +9,6 @@
 #ifndef DAB_ORACLE_H
 #define DAB_ORACLE_H
 
-#include <limits.h>
 #include "game/board.h"
 #include "game/progress.h"
 #include "game/analysis.h"
@@ -28,7 +27,8 @@ typedef struct dab_oracle_opts {
   ** take minutes (4x4's empty board: ~95 s on 2 cores), so the caller
   ** opts in and usually sets a node limit. */
   bool search;
-  uint64_t search_hash;       /* the solver's table; 0 = 512 MiB */
+  uint64_t search_hash;       /* the solver's table in bytes; 0 = sized by each
+                                 query (dab_oracle_search_hash), grown as needed */
   uint64_t search_node_limit; /* per query; 0 = none (DAB_ECANCELED past it) */
   /* Added later; zero is the default for each, so older callers (and
   ** bindings that mirror only the fields above) keep their behaviour. */
@@ -105,6 +105,11 @@ uint64_t dab_oracle_search_hash(int free_lines, uint64_t node_limit, uint64_t me
 */
 double dab_oracle_expected_seconds(int free_lines);
 
+/* The size of the path buffers below: Linux's PATH_MAX, spelled out so a
+** strict C11 consumer (no _GNU_SOURCE or _POSIX_C_SOURCE) can include
+** this header; a longer path is cut to DAB_ORACLE_PATH_MAX - 1 bytes. */
+#define DAB_ORACLE_PATH_MAX 4096
+
 /* What a query would do, said before it starts (dab_oracle_plan_query). */
 typedef struct dab_oracle_plan {
   const char *source;      /* "tablebase", "memory", "retro", "stored", "search";
@@ -113,7 +118,7 @@ typedef struct dab_oracle_plan {
   uint64_t new_bytes;      /* memory the query allocates first (0: none, or held) */
   uint64_t table_bytes;    /* search: its table (held or to be allocated) */
   double expected_seconds; /* search: dab_oracle_expected_seconds; else 0 */
-  char store[PATH_MAX];    /* search: the solved store file ("" when none yet) */
+  char store[DAB_ORACLE_PATH_MAX];    /* search: the solved store file ("" when none yet) */
   bool store_write;        /* ... and whether results are written to it */
 } dab_oracle_plan;
 
@@ -137,7 +142,7 @@ typedef struct dab_oracle_info {
   bool store_serves;       /* a solved store serves this query's board */
   bool store_open;         /* ... a file is open */
   bool store_writable;     /* ... and written to */
-  char store[PATH_MAX];    /* its path ("" when none) */
+  char store[DAB_ORACLE_PATH_MAX];    /* its path ("" when none) */
   uint64_t store_records, store_written; /* in the file; written by this oracle */
   double store_seconds;    /* spent writing */
 } dab_oracle_info;

@@ -8,6 +8,7 @@
 
 #include "game/board.h"
 #include "game/sc.h"
+#include <stddef.h>
 #include "players/rng.h"
 
 /*

@@ -1,14 +1,11 @@
 /*
-** player.c: player specs, the shared environment, and common tactics.
+** player.c: player specs: each kind by name, custom players, dispatch.
 ** See Copyright Notice in README.md
 */
-#include <errno.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
-#include "game/sc.h"
 #include "players/pint.h"
-#include "solver/retro.h"
 
 const char dab_player_help[] =
     "  random                      a random legal line (level 0)\n"
@@ -36,197 +33,7 @@ const char dab_player_help[] =
     "                              chain's move elsewhere\n"
     "  KIND:FILE                   a trained agent's model (dab train KIND; e.g. q:FILE)\n";
 
-/* ---- Environment ------------------------------------------------------ */
-
-#define ENV_MAX 32
-
-typedef struct env_oracle {
-  int rows, cols;
-  dab_oracle *o;
-  dab_status st;           /* the open's result, remembered */
-  char msg[DAB_ERR_LEN];
-} env_oracle;
-
-typedef struct env_table {
-  int rows, cols;
-  dab_retro *table;
-} env_table;
-
-typedef struct env_kind {
-  char name[32];
-  dab_player_kind_fn make;
-  void *ctx;
-} env_kind;
-
-struct dab_player_env {
-  pthread_mutex_t lock;
-  char *tb_dir;
-  int build_lines;
-  int noracle, ntable, nkind;
-  env_oracle oracle[ENV_MAX];
-  env_table table[ENV_MAX];
-  env_kind kind[ENV_MAX];
-};
-
-dab_status dab_player_env_new(const char *tb_dir, dab_player_env **out, dab_err *err) {
-  *out = NULL;
-  dab_player_env *e = calloc(1, sizeof *e);
-  if (!e) return dab_fail(err, DAB_ENOMEM, "out of memory for the player environment");
-  if (tb_dir && !(e->tb_dir = strdup(tb_dir))) {
-    free(e);
-    return dab_fail(err, DAB_ENOMEM, "out of memory for the player environment");
-  }
-  pthread_mutex_init(&e->lock, NULL);
-  *out = e;
-  return DAB_OK;
-}
-
-void dab_player_env_free(dab_player_env *env) {
-  if (!env) return;
-  for (int i = 0; i < env->noracle; i++)
-    if (env->oracle[i].o) dab_oracle_close(env->oracle[i].o);
-  for (int i = 0; i < env->ntable; i++) dab_retro_free(env->table[i].table);
-  pthread_mutex_destroy(&env->lock);
-  free(env->tb_dir);
-  free(env);
-}
-
-void dab_player_env_set_build_lines(dab_player_env *env, int max_lines) {
-  pthread_mutex_lock(&env->lock);
-  env->build_lines = max_lines;
-  pthread_mutex_unlock(&env->lock);
-}
-
-/* Caller holds env->lock. */
-static dab_status env_oracle_locked(dab_player_env *env, int rows, int cols, const dab_oracle **out,
-                                    dab_err *err) {
-  for (int i = 0; i < env->noracle; i++) {
-    env_oracle *eo = &env->oracle[i];
-    if (eo->rows == rows && eo->cols == cols) {
-      if (eo->st) return dab_fail(err, eo->st, "%s", eo->msg);
-      *out = eo->o;
-      return DAB_OK;
-    }
-  }
-  if (env->noracle == ENV_MAX) return dab_fail(err, DAB_ENOMEM, "too many oracles in one environment");
-  env_oracle *eo = &env->oracle[env->noracle++];
-  eo->rows = rows;
-  eo->cols = cols;
-  dab_oracle_opts opts = {.tb_dir = env->tb_dir, .max_build_free = env->build_lines, .threads = 0};
-  dab_err e2;
-  eo->st = dab_oracle_open(rows, cols, &opts, &eo->o, &e2);
-  if (eo->st) {
-    eo->o = NULL;
-    snprintf(eo->msg, sizeof eo->msg, "%s", e2.msg);
-    return dab_fail(err, eo->st, "%s", eo->msg);
-  }
-  *out = eo->o;
-  return DAB_OK;
-}
-
-dab_status dab_player_env_oracle(dab_player_env *env, int rows, int cols, const dab_oracle **out,
-                                 dab_err *err) {
-  pthread_mutex_lock(&env->lock);
-  dab_status st = env_oracle_locked(env, rows, cols, out, err);
-  pthread_mutex_unlock(&env->lock);
-  return st;
-}
-
-
-dab_status pl_env_window_table(dab_player_env *env, int rows, int cols, const int8_t **out,
-                               dab_err *err) {
-  dab_status st = DAB_OK;
-  pthread_mutex_lock(&env->lock);
-  for (int i = 0; i < env->ntable; i++)
-    if (env->table[i].rows == rows && env->table[i].cols == cols) {
-      *out = env->table[i].table->value;
-      goto done;
-    }
-  dab_geom wg;
-  if ((st = dab_geom_init(&wg, rows, cols, err))) goto done;
-  if (wg.nlines > PL_MAX_WINDOW_LINES) {
-    st = dab_fail(err, DAB_EBOARD, "window %dx%d has %d lines; window tables hold at most %d", rows,
-                  cols, wg.nlines, PL_MAX_WINDOW_LINES);
-    goto done;
-  }
-  if (env->ntable == ENV_MAX) {
-    st = dab_fail(err, DAB_ENOMEM, "too many window tables in one environment");
-    goto done;
-  }
-  /* The exact values of every window position, indexed by its line bits:
-  ** the retrograde table of the whole window board is exactly that (for
-  ** the empty root its index is the position), and solving it (0.1 s for
-  ** 3x3) is faster than reading 2^24 values out of a tablebase. */
-  dab_retro *r;
-  dab_retro_opts ro = {.threads = 0};
-  if ((st = dab_retro_solve(&wg, 0, &ro, &r, err))) goto done;
-  env->table[env->ntable].rows = rows;
-  env->table[env->ntable].cols = cols;
-  env->table[env->ntable++].table = r;
-  *out = r->value;
-done:
-  pthread_mutex_unlock(&env->lock);
-  return st;
-}
-
 /* ---- Specs ------------------------------------------------------------- */
-
-static dab_status parse_opts(const char *spec, const char *text, pl_opts *o, dab_err *err) {
-  memset(o, 0, sizeof *o);
-  while (text && *text) {
-    const char *end = strchr(text, ',');
-    size_t len = end ? (size_t)(end - text) : strlen(text);
-    if (len == 0) return dab_fail(err, DAB_EINPUT, "player '%s': empty option", spec);
-    if (o->n == PL_MAX_OPTS) return dab_fail(err, DAB_EINPUT, "player '%s': too many options", spec);
-    const char *eq = memchr(text, '=', len);
-    size_t klen = eq ? (size_t)(eq - text) : len;
-    size_t vlen = eq ? len - klen - 1 : 0;
-    if (klen == 0 || klen >= sizeof o->key[0] || vlen >= sizeof o->val[0])
-      return dab_fail(err, DAB_EINPUT, "player '%s': bad option '%.*s'", spec, (int)len, text);
-    memcpy(o->key[o->n], text, klen);
-    if (eq) memcpy(o->val[o->n], eq + 1, vlen);
-    o->n++;
-    text = end ? end + 1 : NULL;
-  }
-  return DAB_OK;
-}
-
-const char *pl_opt_str(pl_opts *o, const char *key) {
-  for (int i = 0; i < o->n; i++)
-    if (!strcmp(o->key[i], key)) {
-      o->used[i] = true;
-      return o->val[i];
-    }
-  return NULL;
-}
-
-dab_status pl_opt_long(pl_opts *o, const char *who, const char *key, long lo, long hi, long *out,
-                       dab_err *err) {
-  const char *v = pl_opt_str(o, key);
-  if (!v) return DAB_OK;
-  char *end;
-  errno = 0;
-  long x = strtol(v, &end, 10);
-  if (!*v || *end || errno || x < lo || x > hi)
-    return dab_fail(err, DAB_EINPUT, "player '%s': %s needs a whole number from %ld to %ld, got '%s'",
-                    who, key, lo, hi, v);
-  *out = x;
-  return DAB_OK;
-}
-
-dab_status pl_opt_double(pl_opts *o, const char *who, const char *key, double lo, double hi,
-                         double *out, dab_err *err) {
-  const char *v = pl_opt_str(o, key);
-  if (!v) return DAB_OK;
-  char *end;
-  errno = 0;
-  double x = strtod(v, &end);
-  if (!*v || *end || errno || !(x >= lo && x <= hi))
-    return dab_fail(err, DAB_EINPUT, "player '%s': %s needs a number from %g to %g, got '%s'", who,
-                    key, lo, hi, v);
-  *out = x;
-  return DAB_OK;
-}
 
 static const struct {
   const char *name;
@@ -288,7 +95,7 @@ dab_status dab_player_new(const char *spec, const dab_geom *g, dab_player_env *e
     return dab_fail(err, DAB_EINPUT, "unknown player '%s' (players: random, level1, level2, chain, "
                     "mcts, mcts-bz, mcts-os, sw, sw+, ab, perfect)", name);
   pl_opts o;
-  dab_status st = parse_opts(name, colon ? colon + 1 : NULL, &o, err);
+  dab_status st = pl_opts_parse(name, colon ? colon + 1 : NULL, &o, err);
   if (st) return st;
   dab_player *p = calloc(1, sizeof *p);
   if (!p) return dab_fail(err, DAB_ENOMEM, "out of memory for player '%s'", spec);
@@ -401,84 +208,3 @@ int dab_player_move(dab_player *p, const dab_game *game, dab_rng *rng) {
 
 const char *dab_player_name(const dab_player *p) { return p->name; }
 
-/* ---- Tactics ----------------------------------------------------------- */
-
-void pl_classify(const dab_geom *g, const dab_lineset *s, pl_moves *mv) {
-  mv->n = mv->ncap = mv->nsafecap = mv->nsafe = 0;
-  for (int w = 0; w < DAB_LINE_WORDS && w * 64 < g->nlines; w++) {
-    uint64_t free_bits = ~s->w[w];
-    if ((w + 1) * 64 > g->nlines) free_bits &= (1ull << (g->nlines - w * 64)) - 1;
-    for (; free_bits; free_bits &= free_bits - 1) {
-      int m = w * 64 + __builtin_ctzll(free_bits);
-      mv->all[mv->n++] = (int16_t)m;
-      int two = 0, three = 0;
-      for (int j = 0; j < 2; j++) {
-        int b = g->line_box[m][j];
-        if (b < 0) continue;
-        int sides = dab_box_sides(g, s, b);
-        two += sides == 2;
-        three += sides == 3;
-      }
-      if (three) {
-        mv->cap[mv->ncap++] = (int16_t)m;
-        if (!two) mv->safecap[mv->nsafecap++] = (int16_t)m;
-      } else if (!two) {
-        mv->safe[mv->nsafe++] = (int16_t)m;
-      }
-    }
-  }
-}
-
-int pl_greedy_captures(const dab_geom *g, const dab_lineset *s, dab_lineset *after) {
-  dab_lineset t = *s;
-  int taken = 0;
-  int16_t stack[DAB_MAX_BOXES * 2];
-  int top = 0;
-  for (int b = 0; b < g->nboxes; b++)
-    if (dab_box_sides(g, &t, b) == 3) stack[top++] = (int16_t)b;
-  while (top) {
-    int b = stack[--top];
-    if (dab_box_sides(g, &t, b) != 3) continue;
-    int m = -1;
-    for (int k = 0; k < 4; k++)
-      if (!dab_ls_has(&t, g->box_line[b][k])) m = g->box_line[b][k];
-    dab_ls_set(&t, m);
-    for (int j = 0; j < 2; j++) {
-      int n = g->line_box[m][j];
-      if (n < 0) continue;
-      int sides = dab_box_sides(g, &t, n);
-      if (sides == 4) taken++;
-      else if (sides == 3) stack[top++] = (int16_t)n;
-    }
-  }
-  if (after) *after = t;
-  return taken;
-}
-
-int pl_other_line(const dab_geom *g, const dab_lineset *s, int b, int from) {
-  for (int k = 0; k < 4; k++) {
-    int m = g->box_line[b][k];
-    if (m != from && !dab_ls_has(s, m)) return m;
-  }
-  return -1;
-}
-
-int pl_decline_line(const dab_geom *g, const dab_lineset *s, int b, bool *is_loop) {
-  int m = pl_other_line(g, s, b, -1);
-  int len = 1, last = b;
-  int lines[5];
-  *is_loop = false;
-  for (;;) {
-    int n = dab_sc_across(g, last, m);
-    if (n < 0) return len == 2 ? m : -1;  /* the ground: a chain */
-    int deg = 4 - dab_box_sides(g, s, n);
-    if (deg == 1) {                        /* another capturable end: a loop */
-      *is_loop = true;
-      return len == 3 ? lines[2] : -1;
-    }
-    if (deg != 2 || len == 4) return -1;
-    lines[len++] = m;
-    m = pl_other_line(g, s, n, m);
-    last = n;
-  }
-}

@@ -10,7 +10,10 @@ Commands (every one prints one result line on stdout):
   init      --rows R --cols C --blocks B --filters F --vhidden V --seed S --out W.bin
   train     (same net options) --weights W.bin --samples S.bin --out W2.bin
             [--epochs 5] [--batch 1024] [--lr 0.001] [--l2 1e-4] [--seed S]
-            [--threads N] [--max-steps N]
+            [--threads N] [--max-steps N] [--opt-state FILE]
+            --opt-state: Adam's moments are read from FILE when it exists
+            (the learning rate and L2 are this call's) and written back
+            after the pass, so Adam runs on across iterations
   bench     (same net options) [--batch 1024] [--threads N] [--max-steps N]
             training steps per second on random samples (N timed steps)
   selftest  (same net options) --seed S --dir DIR [--n N]
@@ -21,6 +24,7 @@ Samples file (written by agents/az_train.c), little-endian:
   planes[3*hw], pi[nlines], z, weight.
 """
 import argparse
+import os
 import struct
 import sys
 import time
@@ -138,6 +142,10 @@ def cmd_train(a):
     Wt = torch.from_numpy(w.copy())
     # L2 in the loss: Adam's (coupled) weight_decay adds l2 * w to each gradient.
     opt = torch.optim.Adam(net.parameters(), lr=a.lr, weight_decay=a.l2)
+    if a.opt_state and os.path.exists(a.opt_state):
+        opt.load_state_dict(torch.load(a.opt_state))
+        for grp in opt.param_groups:        # this call's settings, not the saved ones
+            grp['lr'], grp['weight_decay'] = a.lr, a.l2
     t0 = time.time()
     steps = 0
     lp_sum = lv_sum = 0.0
@@ -153,6 +161,9 @@ def cmd_train(a):
             lp_sum += lp
             lv_sum += lv
     save_blob(net, a.out)
+    if a.opt_state:
+        torch.save(opt.state_dict(), a.opt_state + '.tmp')
+        os.replace(a.opt_state + '.tmp', a.opt_state)
     dt = time.time() - t0
     print(f"train samples={n} steps={steps} policy_loss={lp_sum / max(steps, 1):.5f} "
           f"value_loss={lv_sum / max(steps, 1):.5f} seconds={dt:.3f} "
@@ -227,7 +238,7 @@ def main():
         ap.add_argument('--' + k, type=int, default=d)
     ap.add_argument('--lr', type=float, default=0.001)
     ap.add_argument('--l2', type=float, default=1e-4)
-    for k in ('out', 'weights', 'samples', 'dir'):
+    for k in ('out', 'weights', 'samples', 'dir', 'opt-state'):
         ap.add_argument('--' + k)
     a = ap.parse_args()
     {'init': cmd_init, 'train': cmd_train, 'bench': cmd_bench, 'selftest': cmd_selftest}[a.cmd](a)

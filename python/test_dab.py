@@ -212,6 +212,17 @@ try:
         late = "4x4:" + "1" * 26 + "0" * 14
         check(o44.best_moves(late) and set(o44.best_moves(late)) <= set(range(26, 40)),
               "a late 4x4 position answers within the limit")
+        want = o44.value(late)
+    # hash_mb left out: the table is sized by the query (14 free lines), not
+    # the 512 MiB a fixed hash_mb=512 allocates and zeroes.
+    def rss_mib():
+        with open("/proc/self/status") as f:
+            return next(int(l.split()[1]) for l in f if l.startswith("VmRSS:")) / 1024
+    rss0 = rss_mib()
+    with dab.Oracle("4x4", tb_dir=empty, search=True) as sized:
+        check(sized.value(late) == want, "a query-sized oracle answers as a 64 MiB one")
+        grown = rss_mib() - rss0
+        check(grown < 256, "a query-sized search table stays small (%.0f MiB, want < 256)" % grown)
 finally:
     shutil.rmtree(tmp, ignore_errors=True)
 

@@ -708,6 +708,8 @@ static dab_status parse_pos_claim(const dab_proof *pf, const char *pos_text, con
   *pos = dab_proof_canon(pf, dab_ls_word(&p.game.lines));
   if (!parse_claim_tok(claim_text, dir, bound))
     return dab_fail(err, DAB_EINPUT, "bad claim '%s' (want >=B or <=B)", claim_text);
+  if (*bound < -pf->g.nboxes || *bound > pf->g.nboxes)
+    return dab_fail(err, DAB_EINPUT, "claim '%s' is beyond the board's %d boxes", claim_text, pf->g.nboxes);
   return DAB_OK;
 }
 

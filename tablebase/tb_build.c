@@ -512,7 +512,15 @@ dab_status dabtb_build(int rows, int cols, const char *path, const dabtb_build_o
     r.blocks = nitems;
     r.indexed = ix.total;
     char date[64];
+    /* $SOURCE_DATE_EPOCH (reproducible builds) fixes the date, so two
+    ** builds of one board give the same file, byte for byte. */
     time_t now = time(NULL);
+    const char *sde = getenv("SOURCE_DATE_EPOCH");
+    if (sde && *sde) {
+      char *end;
+      long long e = strtoll(sde, &end, 10);
+      if (!*end && e >= 0) now = (time_t)e;
+    }
     struct tm tmv;
     gmtime_r(&now, &tmv);
     strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", &tmv);

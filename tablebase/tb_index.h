@@ -14,7 +14,7 @@
 ** Which positions get an entry.  Of the 2^L line sets of a board only the
 ** *indexed* ones are stored:
 **   - quiet: no box has exactly three sides (others are resolved at probe
-**     time by the capture rule, see dabtb.h);
+**     time by the capture rule, see tb_probe.h);
 **   - border-normal: in every box with >= 2 edge lines, the drawn edge
 **     lines are the lowest-numbered ones (sym.h: only their count matters).
 ** Both conditions are per box, so a transfer-matrix count over "slices"

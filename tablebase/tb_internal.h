@@ -95,19 +95,6 @@ dab_status dabtb_lmdb_meta(const char *path, uint64_t file_size, dab_err *err);
 /* The stored byte of a canonical indexed position; DAB_OK or an error. */
 dab_status dabtb_stored(const dabtb *tb, uint64_t canon, int *value, dab_err *err);
 
-/* XXH3-64 of meta records "key=value\n" in the given order (tb_probe.c). */
-uint64_t dabtb_meta_digest_kv(const char *const *keys, const char *const *vals, int n);
-
-/*
-** Reads every record of a `solved` database in txn and checks it (size,
-** XXH3, bounds within the open boxes, canonical key, best move undrawn).
-** RETURN: DAB_OK and *count; DAB_ECORRUPT naming the first bad key;
-** DAB_ECANCELED.  (tb_solved.c)
-*/
-/* Checks every record of the shapes database in txn (absent = none).
-** RETURN: as dabtb_solved_scan.  (tb_solved.c) */
-dab_status dabtb_shapes_scan(MDB_txn *txn, dab_cancel_flag *cancel, uint64_t *count, dab_err *err);
-
 /*
 ** The finished layers of a layered build (tb_layered.c): layer k's bytes
 ** data[k][rank] hold w = (v + R) / 2 for canonical entries and
@@ -137,8 +124,5 @@ dab_status dabtb_layered_solve(const dab_geom *g, const dab_tbidx *ix, const dab
 /* Unmaps the layers and releases the lock; with remove, deletes the
 ** layer files and the directory (after the file is in place). */
 void dabtb_layers_close(dabtb_layers *L, bool remove);
-
-dab_status dabtb_solved_scan(const dab_geom *g, const dab_sym *s, int format_version, MDB_txn *txn,
-                             MDB_dbi dbi, dab_cancel_flag *cancel, uint64_t *count, dab_err *err);
 
 #endif

@@ -59,22 +59,36 @@ static void layer_name(const dabtb_layers *L, int k, bool tmp, char *out, size_t
 
 /* ---- The value source: finished layers ---------------------------------- */
 
-typedef struct layer_ctx {
+/* What a layer's computation reads: the board and the finished layers
+** above it.  The builder's own (borrowing its geometry, index and maps),
+** or a standalone one (dabtb_lview_new: another process's copies). */
+struct dabtb_lview {
   const dab_geom *g;
   const dab_tbidx *ix;
-  const dabtb_layers *L;
+  const dab_sym *sym;
+  const uint8_t *data[DAB_TBIDX_MAX_LINES + 1]; /* finished layers; NULL = not yet */
+  int threads;
+  dab_cancel_flag *cancel;
+  bool owned;                /* g, ix, sym below are this view's own */
+  dab_geom own_g;
+  dab_tbidx own_ix;
+  dab_sym *own_sym;
+};
+
+typedef struct layer_ctx {
+  const dabtb_lview *v;
   int layer;                 /* the layer being computed: children lie above it */
 } layer_ctx;
 
 static dab_status layer_stored(const void *ctx, uint64_t c, int *v, dab_err *err) {
   const layer_ctx *lc = ctx;
   int k = dab_popcount64(c);
-  if (k <= lc->layer || !lc->L->data[k])
+  if (k <= lc->layer || !lc->v->data[k])
     return dab_fail(err, DAB_EINTERNAL, "layered build: a child in layer %d of layer %d", k, lc->layer);
-  uint8_t w = lc->L->data[k][dab_tbidx_rank(lc->ix, c)];
+  uint8_t w = lc->v->data[k][dab_tbidx_rank(lc->v->ix, c)];
   if (w == DABTB_NOT_CANON)
     return dab_fail(err, DAB_EINTERNAL, "layered build: a canonical child without a value");
-  *v = 2 * w - dabtb_open_boxes(lc->g, c);
+  *v = 2 * w - dabtb_open_boxes(lc->v->g, c);
   return DAB_OK;
 }
 
@@ -86,8 +100,8 @@ typedef struct layer_job {
   const dab_sym *sym;
   dabtb_source src;          /* its ctx: a layer_ctx */
   int layer;
-  uint64_t entries;
-  uint8_t *out;
+  uint64_t lo, entries;      /* ranks lo .. lo + entries - 1 */
+  uint8_t *out;              /* out[i]: the byte of rank lo + i */
   _Atomic uint64_t next;     /* next chunk */
   _Atomic uint64_t done, canonical;
   _Atomic int failed;
@@ -134,7 +148,7 @@ static void *layer_worker(void *arg) {
     if (first >= j->entries) break;
     uint64_t n = j->entries - first < CHUNK ? j->entries - first : CHUNK, canon = 0;
     dab_tbidx_iter it;
-    dab_tbidx_seek(j->ix, &it, j->layer, first);
+    dab_tbidx_seek(j->ix, &it, j->layer, j->lo + first);
     for (uint64_t i = 0; i < n; i++) {
       bool c;
       dab_status st = entry_byte(j, &j->src, it.pos, &j->out[first + i], &c, &e);
@@ -149,6 +163,125 @@ static void *layer_worker(void *arg) {
     atomic_fetch_add(&j->done, n);
   }
   return NULL;
+}
+
+static int count_threads(const dabtb_build_opts *o) {
+  if (o->threads > 0) return o->threads < 64 ? o->threads : 64;
+  long n = sysconf(_SC_NPROCESSORS_ONLN);
+  return n > 0 ? (n < 64 ? (int)n : 64) : 1;
+}
+
+/* Computes ranks lo .. lo + n - 1 of layer K into out[0..n) on up to
+** threads threads, reading the finished layers of v; tick(tick_ctx,
+** entries done) is called every 5 ms while threads run (may be NULL).
+** RETURN: DAB_OK and *canonical; the first error; DAB_ECANCELED. */
+static dab_status compute_range(const dabtb_lview *v, int K, uint64_t lo, uint64_t n, uint8_t *out,
+                                void (*tick)(void *, uint64_t), void *tick_ctx, uint64_t *canonical,
+                                dab_err *err) {
+  layer_job j;
+  memset(&j, 0, sizeof j);
+  layer_ctx lc = {v, K};
+  j.g = v->g;
+  j.ix = v->ix;
+  j.sym = v->sym;
+  j.src = (dabtb_source){v->g, v->sym, layer_stored, &lc};
+  j.layer = K;
+  j.lo = lo;
+  j.entries = n;
+  j.cancel = v->cancel;
+  j.out = out;
+  pthread_mutex_init(&j.lock, NULL);
+  uint64_t chunks = (n + CHUNK - 1) / CHUNK;
+  int threads = v->threads > 0 ? (v->threads < 64 ? v->threads : 64) : 1;
+  /* Small ranges run on this thread: no start-up, no polling. */
+  int nt = chunks < 4 ? 0 : (uint64_t)threads < chunks ? threads : (int)chunks;
+  pthread_t th[64];
+  int started = 0;
+  for (int i = 0; i < nt; i++)
+    if (pthread_create(&th[i], NULL, layer_worker, &j) == 0) started++;
+    else break;
+  if (!started && n) layer_worker(&j);
+  while (started && !atomic_load(&j.failed) && !(v->cancel && *v->cancel) && atomic_load(&j.done) < n) {
+    struct timespec ts = {0, 5 * 1000 * 1000};
+    nanosleep(&ts, NULL);
+    if (tick) tick(tick_ctx, atomic_load(&j.done));
+  }
+  for (int i = 0; i < started; i++) pthread_join(th[i], NULL);
+  pthread_mutex_destroy(&j.lock);
+  *canonical = atomic_load(&j.canonical);
+  if (atomic_load(&j.failed)) {
+    if (err) *err = j.err;
+    return (dab_status)atomic_load(&j.failed);
+  }
+  if (v->cancel && *v->cancel) return dab_fail(err, DAB_ECANCELED, "layer %d canceled", K);
+  return DAB_OK;
+}
+
+/* ---- Slices: the public API for builds spread over processes ---------- */
+
+dab_status dabtb_lview_new(int rows, int cols, int threads, dabtb_lview **out, dab_err *err) {
+  *out = NULL;
+  dab_status st = dabtb_buildable(rows, cols, err);
+  if (st) return st;
+  dabtb_lview *v = calloc(1, sizeof *v);
+  if (!v) return dab_fail(err, DAB_ENOMEM, "out of memory");
+  dab_geom_init(&v->own_g, rows, cols, NULL);
+  st = dab_tbidx_init(&v->own_ix, &v->own_g, err);
+  if (st) {
+    free(v);
+    return st;
+  }
+  v->own_sym = dab_sym_new(&v->own_g, err);
+  if (!v->own_sym) {
+    dab_tbidx_free(&v->own_ix);
+    free(v);
+    return DAB_ENOMEM;
+  }
+  v->owned = true;
+  v->g = &v->own_g;
+  v->ix = &v->own_ix;
+  v->sym = v->own_sym;
+  v->threads = threads > 0 ? threads : count_threads(&(dabtb_build_opts){0});
+  *out = v;
+  return DAB_OK;
+}
+
+void dabtb_lview_free(dabtb_lview *v) {
+  if (!v || !v->owned) return;
+  dab_sym_free(v->own_sym);
+  dab_tbidx_free(&v->own_ix);
+  free(v);
+}
+
+int dabtb_lview_lines(const dabtb_lview *v) { return v->g->nlines; }
+
+uint64_t dabtb_lview_entries(const dabtb_lview *v, int layer) {
+  return layer >= 0 && layer <= v->g->nlines ? v->ix->layer_count[layer] : 0;
+}
+
+const uint8_t *dabtb_lview_layer(const dabtb_lview *v, int layer) {
+  return layer >= 0 && layer <= v->g->nlines ? v->data[layer] : NULL;
+}
+
+dab_status dabtb_lview_set_layer(dabtb_lview *v, int layer, const uint8_t *data, dab_err *err) {
+  if (!v->owned) return dab_fail(err, DAB_EINPUT, "the builder's own view takes no layers");
+  if (layer < 0 || layer > v->g->nlines)
+    return dab_fail(err, DAB_EINPUT, "layer %d: the %dx%d board has layers 0..%d", layer, v->g->rows,
+                    v->g->cols, v->g->nlines);
+  v->data[layer] = data;
+  return DAB_OK;
+}
+
+dab_status dabtb_layer_slice(const dabtb_lview *v, int layer, uint64_t lo, uint64_t hi, uint8_t *out,
+                             uint64_t *canonical, dab_err *err) {
+  *canonical = 0;
+  if (layer < 0 || layer > v->g->nlines || lo > hi || hi > v->ix->layer_count[layer])
+    return dab_fail(err, DAB_EINPUT, "slice [%llu, %llu) of layer %d: out of range", (unsigned long long)lo,
+                    (unsigned long long)hi, layer);
+  for (int k = layer + 1; k <= v->g->nlines; k++)
+    if (v->ix->layer_count[k] && !v->data[k])
+      return dab_fail(err, DAB_EINPUT, "slice of layer %d: finished layer %d is missing", layer, k);
+  return compute_range(v, layer, lo, hi - lo, out, NULL, NULL, canonical, err);
 }
 
 /* ---- Layer files -------------------------------------------------------- */
@@ -388,11 +521,6 @@ static dab_status plan_refuse(const dabtb_plan *p, dab_err *err) {
                   (double)p->mem_limit / 1073741824.0, p->rows, p->cols);
 }
 
-static int count_threads(const dabtb_build_opts *o) {
-  if (o->threads > 0) return o->threads < 64 ? o->threads : 64;
-  long n = sysconf(_SC_NPROCESSORS_ONLN);
-  return n > 0 ? (n < 64 ? (int)n : 64) : 1;
-}
 
 dab_status dabtb_buildable(int rows, int cols, dab_err *err) {
   dab_geom g;
@@ -464,6 +592,25 @@ dab_status dabtb_build_plan(int rows, int cols, const char *path, const dabtb_bu
 
 /* ---- The build ------------------------------------------------------------ */
 
+/* Progress of the one-process build, from inside a layer. */
+typedef struct build_tick {
+  const dabtb_build_opts *o;
+  dab_progress *pr;
+  double t0, *last;
+  uint64_t before;           /* entries of the layers finished in this run */
+} build_tick;
+
+static void build_tick_fn(void *ctx, uint64_t done) {
+  build_tick *b = ctx;
+  b->pr->done = b->before + done;
+  b->pr->elapsed = dab_now_s() - b->t0;
+  if (b->o->progress && b->pr->elapsed - *b->last >= DAB_PROGRESS_INTERVAL) {
+    *b->last = b->pr->elapsed;
+    b->o->progress(b->o->progress_ctx, b->pr);
+  }
+}
+
+
 dab_status dabtb_layered_solve(const dab_geom *g, const dab_tbidx *ix, const dab_sym *sym,
                                const char *path, const dabtb_build_opts *o, dabtb_layers *L,
                                dabtb_build_report *r, dab_err *err) {
@@ -497,62 +644,41 @@ dab_status dabtb_layered_solve(const dab_geom *g, const dab_tbidx *ix, const dab
   char what[96];
   dab_progress pr = {what, 0, total, 0};
   double t0 = dab_now_s(), last = 0;
+  dabtb_lview view;
+  memset(&view, 0, sizeof view);
+  view.g = g;
+  view.ix = ix;
+  view.sym = sym;
+  view.threads = threads;
+  view.cancel = o->cancel;
+  build_tick bt = {o, &pr, t0, &last, 0};
   for (; K >= 0; K--) {
-    uint64_t n = ix->layer_count[K];
+    uint64_t n = ix->layer_count[K], canonical = 0;
     double tl = dab_now_s();
     snprintf(what, sizeof what, "build %dx%d layer %d/%d", g->rows, g->cols, K, g->nlines);
-    layer_job j;
-    memset(&j, 0, sizeof j);
-    layer_ctx lc = {g, ix, L, K};
-    j.g = g;
-    j.ix = ix;
-    j.sym = sym;
-    j.src = (dabtb_source){g, sym, layer_stored, &lc};
-    j.layer = K;
-    j.entries = n;
-    j.cancel = o->cancel;
-    j.out = malloc(n ? n : 1);
-    if (!j.out) {
+    for (int k = K + 1; k <= g->nlines; k++) view.data[k] = L->data[k];
+    uint8_t *out = malloc(n ? n : 1);
+    if (!out) {
       st = dab_fail(err, DAB_ENOMEM, "out of memory for layer %d (%llu bytes)", K, (unsigned long long)n);
       break;
     }
-    pthread_mutex_init(&j.lock, NULL);
-    uint64_t chunks = (n + CHUNK - 1) / CHUNK;
-    /* Small layers run on this thread: no start-up, no polling. */
-    int nt = chunks < 4 ? 0 : (uint64_t)threads < chunks ? threads : (int)chunks;
-    pthread_t th[64];
-    int started = 0;
-    for (int i = 0; i < nt; i++)
-      if (pthread_create(&th[i], NULL, layer_worker, &j) == 0) started++;
-      else break;
-    if (!started && n) layer_worker(&j);
-    while (started && !atomic_load(&j.failed) && !(o->cancel && *o->cancel) && atomic_load(&j.done) < n) {
-      struct timespec ts = {0, 5 * 1000 * 1000};
-      nanosleep(&ts, NULL);
-      pr.done = before + atomic_load(&j.done);
-      pr.elapsed = dab_now_s() - t0;
-      if (o->progress && pr.elapsed - last >= DAB_PROGRESS_INTERVAL) {
-        last = pr.elapsed;
-        o->progress(o->progress_ctx, &pr);
-      }
-    }
-    for (int i = 0; i < started; i++) pthread_join(th[i], NULL);
-    pthread_mutex_destroy(&j.lock);
-    if (atomic_load(&j.failed)) {
-      if (err) *err = j.err;
-      st = (dab_status)atomic_load(&j.failed);
-    } else if (o->cancel && *o->cancel)
+    bt.before = before;
+    if (o->layer_fn)
+      st = o->layer_fn(o->layer_ctx, &view, K, n, out, &canonical, err);
+    else
+      st = compute_range(&view, K, 0, n, out, build_tick_fn, &bt, &canonical, err);
+    if (st == DAB_ECANCELED || (!st && o->cancel && *o->cancel))
       st = dab_fail(err, DAB_ECANCELED,
                     "build canceled in layer %d; %d finished layers are kept in %s: `dab build "
                     "%dx%d` again resumes",
                     K, g->nlines - K, L->dir, g->rows, g->cols);
-    if (!st) st = save_layer(L, g, K, j.out, n, err);
-    free(j.out);
+    if (!st) st = save_layer(L, g, K, out, n, err);
+    free(out);
     if (!st && !map_layer(L, g, K, n, false))
       st = dab_fail(err, DAB_EIO, "%s: cannot map the layer just written", L->dir);
     if (st) break;
     before += n;
-    if (o->layer_done) o->layer_done(o->progress_ctx, K, n, atomic_load(&j.canonical), dab_now_s() - tl);
+    if (o->layer_done) o->layer_done(o->progress_ctx, K, n, canonical, dab_now_s() - tl);
   }
   if (st) {
     dabtb_layers_close(L, false);

@@ -13,7 +13,8 @@
 #include <sys/stat.h>
 #include <fcntl.h>
 #include <unistd.h>
-#include "tablebase/dabtb.h"
+#include "tablebase/tb_build.h"
+#include "tablebase/tb_find.h"
 
 static bool is_dir(const char *p) {
   struct stat sb;

@@ -14,6 +14,7 @@
 #include "game/postext.h"
 #include "game/sysmem.h"
 #include "tablebase/tb_internal.h"
+#include "tablebase/tb_records.h"
 #include "tablebase/tb_rule.h"
 
 /* ---- Opening --------------------------------------------------------- */
@@ -66,18 +67,6 @@ static uint64_t meta_digest(const meta_rec *m, int n) {
   return XXH3_64bits_digest(&st);
 }
 
-uint64_t dabtb_meta_digest_kv(const char *const *keys, const char *const *vals, int n);
-uint64_t dabtb_meta_digest_kv(const char *const *keys, const char *const *vals, int n) {
-  XXH3_state_t st;
-  XXH3_64bits_reset(&st);
-  for (int i = 0; i < n; i++) {
-    XXH3_64bits_update(&st, keys[i], strlen(keys[i]));
-    XXH3_64bits_update(&st, "=", 1);
-    XXH3_64bits_update(&st, vals[i], strlen(vals[i]));
-    XXH3_64bits_update(&st, "\n", 1);
-  }
-  return XXH3_64bits_digest(&st);
-}
 
 static dab_status read_meta(dabtb *tb, meta_rec *m, int *n, dab_err *err) {
   MDB_cursor *cur;

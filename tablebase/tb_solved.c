@@ -1,6 +1,6 @@
 /*
 ** tb_solved.c: the `solved` store of a tablebase file: bounds proved by
-** search, merged and read in LMDB transactions (contracts in dabtb.h).
+** search, merged and read in LMDB transactions (contracts in tb_store.h).
 ** See Copyright Notice in README.md
 */
 #include <errno.h>
@@ -14,6 +14,7 @@
 #include <unistd.h>
 #include <xxhash.h>
 #include "tablebase/tb_internal.h"
+#include "tablebase/tb_records.h"
 
 struct dabtb_store {
   dab_geom geom;
@@ -25,96 +26,13 @@ struct dabtb_store {
   char path[4096];
 };
 
-/* A record as stored (best move in the key's frame). */
-typedef struct raw_rec {
-  int lower, upper, best;
-  int work; /* byte 3: dabtb_solved.work */
-  uint32_t ms;
-  uint64_t nodes;
-} raw_rec;
-
 _Static_assert(DABTB_SOLVED_REC == 24, "the record layout of tb_format.h");
 
 /* Extra map room for a writer: records are ~60 bytes with B-tree overhead,
 ** so 1 GiB holds some 15 million of them (the map grows on MDB_MAP_FULL). */
 #define STORE_MAP_SLACK ((size_t)1 << 30)
 
-/* ---- Records ----------------------------------------------------------- */
-
-static uint64_t rec_hash(uint64_t key, const uint8_t *v) {
-  uint8_t buf[8 + 16];
-  dabtb_put_be64(buf, key);
-  memcpy(buf + 8, v, 16);
-  return XXH3_64bits(buf, sizeof buf);
-}
-
-static void rec_encode(uint8_t *v, uint64_t key, const raw_rec *r) {
-  v[0] = (uint8_t)(int8_t)r->lower;
-  v[1] = (uint8_t)(int8_t)r->upper;
-  v[2] = r->best < 0 ? DABTB_SOLVED_NOMOVE : (uint8_t)r->best;
-  v[3] = (uint8_t)r->work;
-  dabtb_put_le32(v + 4, r->ms);
-  dabtb_put_le64(v + 8, r->nodes);
-  dabtb_put_le64(v + 16, rec_hash(key, v));
-}
-
-/* Decodes and checks one record.  RETURN: NULL, or why it is bad. */
-static const char *rec_decode(const dab_geom *g, const dab_sym *s, int version, const MDB_val *k,
-                              const MDB_val *v, uint64_t *key, raw_rec *r) {
-  if (k->mv_size != 8) return "key is not 8 bytes";
-  *key = dabtb_get_be64(k->mv_data);
-  const uint8_t *b = v->mv_data;
-  if (*key & ~g->all_lines) return "key has lines beyond the board";
-  memset(r, 0, sizeof *r);
-  r->best = -1;
-  if (version == 1 && v->mv_size == 1) { /* format 1 declared exact int8 values */
-    r->lower = r->upper = (int8_t)b[0];
-  } else {
-    if (v->mv_size != DABTB_SOLVED_REC) return "record is not 24 bytes";
-    if (dabtb_get_le64(b + 16) != rec_hash(*key, b)) return "checksum mismatch";
-    if (b[3] > 63) return "work beyond 63";
-    r->lower = (int8_t)b[0];
-    r->upper = (int8_t)b[1];
-    r->best = b[2] == DABTB_SOLVED_NOMOVE ? -1 : b[2];
-    r->work = b[3];
-    r->ms = dabtb_get_le32(b + 4);
-    r->nodes = dabtb_get_le64(b + 8);
-  }
-  int R = dabtb_open_boxes(g, *key);
-  if (r->lower > r->upper) return "lower bound above the upper bound";
-  if (r->lower < -R || r->upper > R) return "bounds beyond the boxes left";
-  if (dab_sym_canon64(s, *key, true, NULL) != *key) return "key is not canonical";
-  if (r->best >= 0 && (r->best >= g->nlines || (*key >> r->best & 1)))
-    return "best move is not an undrawn line";
-  return NULL;
-}
-
-dab_status dabtb_solved_scan(const dab_geom *g, const dab_sym *s, int format_version, MDB_txn *txn,
-                             MDB_dbi dbi, dab_cancel_flag *cancel, uint64_t *count, dab_err *err) {
-  MDB_cursor *cur;
-  *count = 0;
-  int rc = mdb_cursor_open(txn, dbi, &cur);
-  if (rc) return dab_fail(err, DAB_EIO, "solved: cannot read (%s)", mdb_strerror(rc));
-  MDB_val k, v;
-  dab_status st = DAB_OK;
-  for (rc = mdb_cursor_get(cur, &k, &v, MDB_FIRST); rc == 0; rc = mdb_cursor_get(cur, &k, &v, MDB_NEXT)) {
-    uint64_t key = 0;
-    raw_rec r;
-    const char *why = rec_decode(g, s, format_version, &k, &v, &key, &r);
-    if (why) {
-      st = dab_fail(err, DAB_ECORRUPT, "solved key 0x%llx: %s", (unsigned long long)key, why);
-      break;
-    }
-    if ((++*count & 4095) == 0 && cancel && *cancel) {
-      st = dab_fail(err, DAB_ECANCELED, "check canceled");
-      break;
-    }
-  }
-  if (!st && rc != MDB_NOTFOUND)
-    st = dab_fail(err, DAB_ECORRUPT, "solved: unreadable (%s)", mdb_strerror(rc));
-  mdb_cursor_close(cur);
-  return st;
-}
+/* Records are encoded and checked by tablebase/tb_records.c. */
 
 /* ---- Frames ------------------------------------------------------------ */
 
@@ -140,7 +58,7 @@ static int from_key_frame(const dab_sym *s, uint64_t p, int t, int c) {
   return p >> m & 1 ? border_alt(s, p, m) : m;
 }
 
-static void to_public(const raw_rec *r, int best, dabtb_solved *out) {
+static void to_public(const dabtb_raw_rec *r, int best, dabtb_solved *out) {
   out->lower = r->lower;
   out->upper = r->upper;
   out->best = best;
@@ -305,9 +223,9 @@ static int upgrade_v1(dabtb_store *s, MDB_txn *txn) {
   for (rc = mdb_cursor_get(cur, &k, &v, MDB_FIRST); rc == 0; rc = mdb_cursor_get(cur, &k, &v, MDB_NEXT)) {
     if (k.mv_size != 8 || v.mv_size != 1) continue;
     uint64_t key = dabtb_get_be64(k.mv_data);
-    raw_rec r = {(int8_t)((uint8_t *)v.mv_data)[0], (int8_t)((uint8_t *)v.mv_data)[0], -1, 0, 0, 0};
+    dabtb_raw_rec r = {(int8_t)((uint8_t *)v.mv_data)[0], (int8_t)((uint8_t *)v.mv_data)[0], -1, 0, 0, 0};
     uint8_t buf[DABTB_SOLVED_REC];
-    rec_encode(buf, key, &r);
+    dabtb_rec_encode(buf, key, &r);
     MDB_val nv = {sizeof buf, buf};
     rc = mdb_cursor_put(cur, &k, &nv, MDB_CURRENT);
     if (rc) break;
@@ -423,7 +341,7 @@ uint64_t dabtb_store_key(const dabtb_store *s, uint64_t pos) {
 /* ---- Reading ------------------------------------------------------------- */
 
 /* Reads key's record in txn.  RETURN: DAB_OK with *found. */
-static dab_status get_raw(dabtb_store *s, MDB_txn *txn, uint64_t key, raw_rec *r, bool *found,
+static dab_status get_raw(dabtb_store *s, MDB_txn *txn, uint64_t key, dabtb_raw_rec *r, bool *found,
                           dab_err *err) {
   uint8_t kb[8];
   dabtb_put_be64(kb, key);
@@ -433,7 +351,7 @@ static dab_status get_raw(dabtb_store *s, MDB_txn *txn, uint64_t key, raw_rec *r
   if (rc == MDB_NOTFOUND) return DAB_OK;
   if (rc) return dab_fail(err, DAB_EIO, "%s: solved: %s", s->path, mdb_strerror(rc));
   uint64_t got;
-  const char *why = rec_decode(&s->geom, s->sym, s->format_version, &k, &v, &got, r);
+  const char *why = dabtb_rec_decode(&s->geom, s->sym, s->format_version, &k, &v, &got, r);
   if (why)
     return dab_fail(err, DAB_ECORRUPT, "%s: solved key 0x%llx: %s", s->path, (unsigned long long)key,
                     why);
@@ -452,7 +370,7 @@ dab_status dabtb_store_get(dabtb_store *s, uint64_t pos, dabtb_solved *rec, bool
   MDB_txn *txn;
   int rc = txn_begin(s->env, MDB_RDONLY, &txn);
   if (rc) return dab_fail(err, DAB_EIO, "%s: %s", s->path, mdb_strerror(rc));
-  raw_rec r;
+  dabtb_raw_rec r;
   dab_status st = get_raw(s, txn, key, &r, found, err);
   mdb_txn_abort(txn);
   if (!st && *found) to_public(&r, r.best >= 0 ? from_key_frame(s->sym, pos, t, r.best) : -1, rec);
@@ -481,8 +399,8 @@ dab_status dabtb_store_each(dabtb_store *s, int (*fn)(void *ctx, uint64_t key, c
   dab_status st = DAB_OK;
   for (rc = mdb_cursor_get(cur, &k, &v, MDB_FIRST); rc == 0; rc = mdb_cursor_get(cur, &k, &v, MDB_NEXT)) {
     uint64_t key = 0;
-    raw_rec r;
-    const char *why = rec_decode(&s->geom, s->sym, s->format_version, &k, &v, &key, &r);
+    dabtb_raw_rec r;
+    const char *why = dabtb_rec_decode(&s->geom, s->sym, s->format_version, &k, &v, &key, &r);
     if (why) {
       st = dab_fail(err, DAB_ECORRUPT, "%s: solved key 0x%llx: %s", s->path, (unsigned long long)key,
                     why);
@@ -546,10 +464,10 @@ static dab_status put_batch(dabtb_store *s, MDB_txn *txn, size_t n, const uint64
     uint64_t key = dab_sym_canon64(s->sym, p, true, &t);
     if (in->work < 0 || in->work > 63)
       return dab_fail(err, DAB_EINPUT, "record %zu: work %d is not 0..63", i, in->work);
-    raw_rec r = {lo, hi, in->best >= 0 ? to_key_frame(s->sym, key, t, in->best) : -1, in->work, 0, in->nodes};
+    dabtb_raw_rec r = {lo, hi, in->best >= 0 ? to_key_frame(s->sym, key, t, in->best) : -1, in->work, 0, in->nodes};
     double ms = in->seconds * 1000.0 + 0.5;
     r.ms = ms <= 0 ? 0 : ms >= 4294967295.0 ? UINT32_MAX : (uint32_t)ms;
-    raw_rec old;
+    dabtb_raw_rec old;
     bool found;
     dab_status st = get_raw(s, txn, key, &old, &found, err);
     if (st) return st;
@@ -571,7 +489,7 @@ static dab_status put_batch(dabtb_store *s, MDB_txn *txn, size_t n, const uint64
     }
     uint8_t kb[8], vb[DABTB_SOLVED_REC];
     dabtb_put_be64(kb, key);
-    rec_encode(vb, key, &r);
+    dabtb_rec_encode(vb, key, &r);
     MDB_val k = {8, kb}, v = {sizeof vb, vb};
     int rc = mdb_put(txn, s->dbi_solved, &k, &v, 0);
     if (rc) {
@@ -636,8 +554,8 @@ dab_status dabtb_store_verify(dabtb_store *s, dab_cancel_flag *cancel, uint64_t 
       break;
     }
     uint64_t p;
-    raw_rec r;
-    rec_decode(g, s->sym, s->format_version, &k, &v, &p, &r); /* checked by the scan */
+    dabtb_raw_rec r;
+    dabtb_rec_decode(g, s->sym, s->format_version, &k, &v, &p, &r); /* checked by the scan */
     /* Each move's value lies in [a, b]; value(p) = the largest. */
     int amax = -1000, bmax = -1000, known = 0, moves = 0;
     for (uint64_t fr = g->all_lines & ~p; fr && !st; fr &= fr - 1) {
@@ -648,7 +566,7 @@ dab_status dabtb_store_verify(dabtb_store *s, dab_cancel_flag *cancel, uint64_t 
       if (dabtb_open_boxes(g, c) == 0) {
         cl = ch = 0;
       } else {
-        raw_rec cr;
+        dabtb_raw_rec cr;
         bool found;
         st = get_raw(s, txn, dab_sym_canon64(s->sym, c, true, NULL), &cr, &found, err);
         if (st || !found) continue;
@@ -677,75 +595,6 @@ dab_status dabtb_store_verify(dabtb_store *s, dab_cancel_flag *cancel, uint64_t 
 
 /* ---- Shapes: bounds keyed by Strings-and-Coins graph keys ---------------- */
 
-/*
-**   shapes record (sub-database DABTB_SHAPES_DB)
-**   key   12 bytes: graph key (u64 BE) | check (u32 BE)
-**   value 12 bytes: lower (int8) | upper (int8) | work (u8) | 0 |
-**                   XXH3-64 of key + the first 4 value bytes (LE)
-*/
-#define SHAPE_KEY_BYTES 12
-#define SHAPE_REC_BYTES 12
-
-static uint64_t shape_hash(const uint8_t *kb, const uint8_t *vb) {
-  uint8_t buf[SHAPE_KEY_BYTES + 4];
-  memcpy(buf, kb, SHAPE_KEY_BYTES);
-  memcpy(buf + SHAPE_KEY_BYTES, vb, 4);
-  return XXH3_64bits(buf, sizeof buf);
-}
-
-static void shape_encode(uint8_t *kb, uint8_t *vb, const dabtb_shape *r) {
-  dabtb_put_be64(kb, r->key);
-  uint8_t c[8];
-  dabtb_put_be64(c, r->check);
-  memcpy(kb + 8, c + 4, 4);
-  vb[0] = (uint8_t)(int8_t)r->lower;
-  vb[1] = (uint8_t)(int8_t)r->upper;
-  vb[2] = (uint8_t)(r->work < 0 ? 0 : r->work > 255 ? 255 : r->work);
-  vb[3] = 0;
-  dabtb_put_le64(vb + 4, shape_hash(kb, vb));
-}
-
-/* Decodes and checks one shape record.  RETURN: NULL, or why it is bad. */
-static const char *shape_decode(const MDB_val *k, const MDB_val *v, dabtb_shape *r) {
-  if (k->mv_size != SHAPE_KEY_BYTES || v->mv_size != SHAPE_REC_BYTES) return "bad record size";
-  const uint8_t *kb = k->mv_data, *vb = v->mv_data;
-  r->key = dabtb_get_be64(kb);
-  r->check = (uint32_t)kb[8] << 24 | (uint32_t)kb[9] << 16 | (uint32_t)kb[10] << 8 | kb[11];
-  r->lower = (int8_t)vb[0];
-  r->upper = (int8_t)vb[1];
-  r->work = vb[2];
-  if (dabtb_get_le64(vb + 4) != shape_hash(kb, vb)) return "checksum mismatch";
-  if (r->lower > r->upper) return "lower bound above upper bound";
-  return NULL;
-}
-
-dab_status dabtb_shapes_scan(MDB_txn *txn, dab_cancel_flag *cancel, uint64_t *count, dab_err *err) {
-  MDB_dbi dbi;
-  MDB_cursor *cur;
-  *count = 0;
-  int rc = mdb_dbi_open(txn, DABTB_SHAPES_DB, 0, &dbi);
-  if (rc == MDB_NOTFOUND) return DAB_OK; /* no shapes stored yet */
-  if (!rc) rc = mdb_cursor_open(txn, dbi, &cur);
-  if (rc) return dab_fail(err, DAB_EIO, "shapes: cannot read (%s)", mdb_strerror(rc));
-  MDB_val k, v;
-  dab_status st = DAB_OK;
-  for (rc = mdb_cursor_get(cur, &k, &v, MDB_FIRST); rc == 0; rc = mdb_cursor_get(cur, &k, &v, MDB_NEXT)) {
-    dabtb_shape r;
-    const char *why = shape_decode(&k, &v, &r);
-    if (why) {
-      st = dab_fail(err, DAB_ECORRUPT, "shape key 0x%llx: %s", (unsigned long long)r.key, why);
-      break;
-    }
-    if ((++*count & 4095) == 0 && cancel && *cancel) {
-      st = dab_fail(err, DAB_ECANCELED, "check canceled");
-      break;
-    }
-  }
-  if (!st && rc != MDB_NOTFOUND) st = dab_fail(err, DAB_ECORRUPT, "shapes: unreadable (%s)", mdb_strerror(rc));
-  mdb_cursor_close(cur);
-  return st;
-}
-
 dab_status dabtb_shapes_put(dabtb_store *s, size_t n, const dabtb_shape *recs, dab_err *err) {
   if (!s->writable) return dab_fail(err, DAB_EIO, "%s: opened read-only", s->path);
   if (!n) return DAB_OK;
@@ -760,12 +609,12 @@ dab_status dabtb_shapes_put(dabtb_store *s, size_t n, const dabtb_shape *recs, d
       dabtb_shape r = recs[i];
       if (r.lower < -128) r.lower = -128;
       if (r.upper > 127) r.upper = 127;
-      uint8_t kb[SHAPE_KEY_BYTES], vb[SHAPE_REC_BYTES];
-      shape_encode(kb, vb, &r);
+      uint8_t kb[DABTB_SHAPE_KEY_BYTES], vb[DABTB_SHAPE_REC_BYTES];
+      dabtb_shape_encode(kb, vb, &r);
       MDB_val k = {sizeof kb, kb}, v;
       if (mdb_get(txn, dbi, &k, &v) == 0) {
         dabtb_shape old;
-        const char *why = shape_decode(&k, &v, &old);
+        const char *why = dabtb_shape_decode(&k, &v, &old);
         if (why) {
           st = dab_fail(err, DAB_ECORRUPT, "%s: shape key 0x%llx: %s", s->path, (unsigned long long)r.key, why);
           break;
@@ -778,7 +627,7 @@ dab_status dabtb_shapes_put(dabtb_store *s, size_t n, const dabtb_shape *recs, d
                         s->path, (unsigned long long)r.key, old.lower, old.upper);
           break;
         }
-        shape_encode(kb, vb, &r);
+        dabtb_shape_encode(kb, vb, &r);
       }
       v = (MDB_val){sizeof vb, vb};
       rc = mdb_put(txn, dbi, &k, &v, 0);
@@ -821,7 +670,7 @@ dab_status dabtb_shapes_each(dabtb_store *s, int (*fn)(void *ctx, const dabtb_sh
   dab_status st = DAB_OK;
   for (rc = mdb_cursor_get(cur, &k, &v, MDB_FIRST); rc == 0; rc = mdb_cursor_get(cur, &k, &v, MDB_NEXT)) {
     dabtb_shape r;
-    const char *why = shape_decode(&k, &v, &r);
+    const char *why = dabtb_shape_decode(&k, &v, &r);
     if (why) {
       st = dab_fail(err, DAB_ECORRUPT, "%s: shape key 0x%llx: %s", s->path, (unsigned long long)r.key, why);
       break;

@@ -1,6 +1,7 @@
 /*
 ** test_az.c: BoxesZero / AlphaZero: the C forward pass against PyTorch,
 ** PUCT with a uniform prior against mcts-bz, backward training on 2x2,
+** checkpoints (options by name, Adam's state: resumed = straight),
 ** damaged model files, the az:FILE player.
 ** See Copyright Notice in README.md
 */
@@ -178,6 +179,85 @@ static void test_backward(dab_player_env *env, char *model) {
   dab_az_model_free(m);
 }
 
+/* The options a checkpoint stores: by name, round trip exact, and
+** another version, an unknown name or a bad value refused. */
+static void test_opts_text(void) {
+  az_opts a, b;
+  az_opts_default(&a);
+  a.backward = true;
+  a.adam_reset = true;
+  a.lr = 0.1 / 3;
+  a.sims = 77;
+  a.max_steps = 5;
+  char t[4096];
+  int n = az_opts_write(&a, t, sizeof t);
+  TH_CHECK(n > 0 && !strncmp(t, "v=2\n", 4) && strstr(t, "\nsims=77\n"), "opts text: %.40s", t);
+  az_opts_default(&b);
+  dab_err err;
+  TH_CHECK(!az_opts_read(&b, t, (size_t)n, &err), "read: %s", err.msg);
+  TH_CHECK(b.backward && b.adam_reset && b.lr == a.lr && b.sims == 77 && b.max_steps == 5 &&
+               b.filter == a.filter && b.mit == a.mit,
+           "opts round trip");
+  TH_CHECK(az_opts_write(&a, t, 40) == -1, "opts text: too small a buffer is refused");
+  const char *bad[] = {"v=1\nsims=3\n", "v=2\nsimz=3\n", "v=2\nsims=3x\n", "v=2\nlr\n", ""};
+  for (int i = 0; i < 5; i++)
+    TH_CHECK(az_opts_read(&b, bad[i], strlen(bad[i]), &err) == DAB_ECORRUPT, "bad opts %d accepted", i);
+}
+
+/* One small 2x2 run (no grading); the model's weights (malloc'd) or NULL. */
+static float *train_small(dab_player_env *env, const char *name, const char *resume, long stop_at,
+                          bool reset, size_t *nw) {
+  dab_geom g;
+  dab_err err;
+  dab_geom_init(&g, 2, 2, &err);
+  dab_kopts k;
+  memset(&k, 0, sizeof k);
+  const char *kv[][2] = {{"backward", ""}, {"iter-games", "6"}, {"sims", "16"}, {"eval-per-step", "0"},
+                         {"filters", "4"}, {"blocks", "1"}, {"adam", "reset"}};
+  for (int i = 0; i < (resume ? 0 : reset ? 7 : 6); i++) {
+    k.key[k.n] = kv[i][0];
+    k.val[k.n++] = kv[i][1];
+  }
+  char model[160], ck[170];
+  snprintf(model, sizeof model, "%s/%s.model", tmpdir, name);
+  snprintf(ck, sizeof ck, "%s/%s.ckpt", tmpdir, resume ? resume : name);
+  dab_train_ctx t = {.g = &g, .seed = 5, .threads = 1, .generations = 3, .out = model,
+                     .checkpoint = ck, .env = env, .kopts = &k, .stop_at = stop_at,
+                     .resume = resume ? ck : NULL};
+  dab_status st = dab_agent_train_az(&t, &err);
+  if (stop_at) {
+    TH_CHECK(st == DAB_ECANCELED && access(ck, R_OK) == 0, "%s: stop-at: %d %s", name, st, err.msg);
+    return NULL;
+  }
+  TH_CHECK(!st, "%s: %s", name, err.msg);
+  dab_az_model *m = NULL;
+  if (st || dab_az_model_load(model, &g, &m, &err)) return NULL;
+  float *w = malloc(m->net->nweights * sizeof(float));
+  memcpy(w, m->net->weights, m->net->nweights * sizeof(float));
+  *nw = m->net->nweights;
+  dab_az_model_free(m);
+  return w;
+}
+
+/* Stopped after one iteration and resumed: the straight run's weights
+** (the replay buffer, the options and Adam's moments come back); Adam
+** reset each iteration (--adam=reset) trains another net. */
+static void test_resume(dab_player_env *env) {
+  size_t na = 0, nb = 0, nc = 0;
+  float *a = train_small(env, "straight", NULL, 0, false, &na);
+  train_small(env, "half", NULL, 12, false, &nb);
+  float *b = train_small(env, "resumed", "half", 0, false, &nb);
+  float *c = train_small(env, "reset", NULL, 0, true, &nc);
+  TH_CHECK(a && b && c && na == nb && na == nc, "weights %zu %zu %zu", na, nb, nc);
+  if (a && b && c && na == nb && na == nc) {
+    TH_CHECK(!memcmp(a, b, na * sizeof(float)), "resumed run's weights differ from the straight run's");
+    TH_CHECK(memcmp(a, c, na * sizeof(float)) != 0, "--adam=reset trained the same weights as keep");
+  }
+  free(a);
+  free(b);
+  free(c);
+}
+
 /* az_own_positions: games from the empty board by the policy, each
 ** giving one position per step, in order, reproducible by seed. */
 static void test_own_positions(const char *model) {
@@ -298,6 +378,7 @@ int main(void) {
   const dab_oracle *o3;
   TH_CHECK(!dab_player_env_oracle(env, 3, 3, &o3, &err), "oracle: %s", err.msg);
   test_uniform(o3, env);
+  test_opts_text();
   char trainer[4096] = "";
   bool torch = !az_find_trainer(trainer, sizeof trainer, &err) &&
                system("/usr/bin/python3 -c 'import torch' 2>/dev/null") == 0;
@@ -310,6 +391,7 @@ int main(void) {
     char model[128];
     test_backward(env, model);
     test_own_positions(model);
+    test_resume(env);
     test_files(env, model);
   }
   dab_player_env_free(env);

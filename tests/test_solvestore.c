@@ -19,6 +19,7 @@
 #include "solver/retro.h"
 #include "tablebase/dabtb.h"
 #include "tablebase/tb_internal.h"
+#include "tablebase/tb_records.h"
 #include "tests/testhelp.h"
 
 static char dir[256];

@@ -5,12 +5,11 @@
 #include <stdarg.h>
 #include <string.h>
 #include <time.h>
+#include "game/clock.h"
 #include "verify/thm_check.h"
 
 double thm_now(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+  return dab_now_s();
 }
 
 void thm_opts_default(thm_opts *o) {

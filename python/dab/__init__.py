@@ -410,8 +410,10 @@ class Oracle(_Answers):
     its tablebase file, a table built in memory (3x3 and smaller), or, with
     search=True, alpha-beta search for boards of up to 64 lines (4x4, 3x5,
     4x5...), which first looks in the board's store of what `dab solve`
-    proved.  A search's table (hash_mb MiB) stays warm between queries, so
-    the positions of one game get cheaper as it goes.  A query that needs
+    proved.  A search's table stays warm between queries, so the positions
+    of one game get cheaper as it goes; hash_mb=None (the default) sizes it
+    by each query's free lines and node_limit and grows it when a later
+    query needs more, hash_mb=N fixes it at N MiB.  A query that needs
     more than node_limit nodes (0 = no limit) raises DabError with status
     6; early positions of big boards can take minutes (4x4's empty board
     ~95 s), so learners usually set one.  threads: search threads a query
@@ -449,7 +451,7 @@ class Oracle(_Answers):
         import numpy as np
         return np.array([self.value(int(p)) for p in self._line_sets(positions)], dtype=np.int8)
 
-    def __init__(self, board, tb_dir=None, search=False, hash_mb=512, node_limit=0, threads=1,
+    def __init__(self, board, tb_dir=None, search=False, hash_mb=None, node_limit=0, threads=1,
                  readonly=None):
         if readonly is not None:
             set_readonly(readonly)
@@ -461,7 +463,7 @@ class Oracle(_Answers):
         self.rows, self.cols = rc
         self.nlines = self.rows * (self.cols + 1) + (self.rows + 1) * self.cols
         opts = _OracleOpts(tb_dir.encode() if tb_dir else None, 0, threads, bool(search),
-                           int(hash_mb) << 20, int(node_limit))
+                           int(hash_mb or 0) << 20, int(node_limit))
         h, err = ctypes.c_void_p(), _Err()
         st = lib.dab_oracle_open(self.rows, self.cols, ctypes.byref(opts), ctypes.byref(h),
                                  ctypes.byref(err))

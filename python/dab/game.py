@@ -61,7 +61,7 @@ class Game:
     """
 
     def __init__(self, rows=2, cols=2, utility="margin", tb_dir=None, search=None, node_limit=0,
-                 hash_mb=512, threads=1, readonly=None):
+                 hash_mb=None, threads=1, readonly=None):
         if utility not in _UTILITIES:
             raise DabError(1, "utility %r: expected 'margin' or 'wdl'" % (utility,))
         rows, cols = int(rows), int(cols)

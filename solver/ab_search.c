@@ -1,0 +1,436 @@
+/*
+** ab_search.c: the alpha-beta search: negamax with the exact pruning
+** rules, position keys and the key cache, move ordering (ab_int.h).
+** See Copyright Notice in README.md
+*/
+#include "solver/ab_int.h"
+
+/* ---- The search ------------------------------------------------------- */
+
+/* Every 4096 nodes: cancellation, node limit, progress (worker 0). */
+static int poll_worker(ab_worker *w) {
+  dab_ab *ab = w->ab;
+  ab_driver *d = w->drv;
+  if (flag_get(&d->stop)) return w->stop = 1;
+  if ((ab->o.cancel && *ab->o.cancel) ||
+      (ab->o.node_limit && w->node_base + w->nodes * (uint64_t)d->threads > ab->o.node_limit) ||
+      (d->halt && flag_get(d->halt))) {
+    flag_set(&d->stop_reason, 2);
+    flag_set(&d->stop, 1);
+    return w->stop = 1;
+  }
+  /* a helper still on a test its driver has left */
+  if (flag_get(&d->test_id) != w->test_id) return w->stop = 1;
+  if (w->reports && ab->o.progress && (w->nodes & 0xffff) == 0) {
+    double t = dab_now_s();
+    if (d->ap) {
+      if (t - d->ap->last >= DAB_PROGRESS_INTERVAL) {
+        d->ap->last = t;
+        pthread_mutex_lock(&ab->stats_lock); /* nodes of the finished work */
+        uint64_t nodes = ab->st.nodes;
+        pthread_mutex_unlock(&ab->stats_lock);
+        snprintf(d->what, sizeof d->what, "every move %dx%d: %d of %d proved  nodes", ab->g.rows, ab->g.cols,
+                 flag_get(&d->ap->done), d->ap->total);
+        dab_progress pr = {d->what, nodes + w->nodes, 0, t - d->ap->t0};
+        ab->o.progress(ab->o.progress_ctx, &pr);
+      }
+    } else if (t - d->last_progress >= DAB_PROGRESS_INTERVAL) {
+      d->last_progress = t;
+      snprintf(d->what, sizeof d->what, "%s %dx%d  value in [%+d,%+d]  testing >= %+d  nodes",
+               d->label ? d->label : "solve", ab->g.rows, ab->g.cols, d->lo, d->hi, d->testing);
+      dab_progress pr = {d->what, w->node_base + w->nodes * (uint64_t)d->threads, 0, t - d->t0};
+      ab->o.progress(ab->o.progress_ctx, &pr);
+    }
+  }
+  return 0;
+}
+
+static inline int other_box(const dab_geom *g, int line, int b) {
+  return g->line_box[line][0] == b ? g->line_box[line][1] : g->line_box[line][0];
+}
+
+/*
+** Runs of two-sided coins in a quiet position.  A run is a maximal path
+** of coins with exactly two strings each; each of its two end strings
+** goes to the ground or to a junction (a coin with three or more
+** strings), unless the path closes on itself (an isolated loop).
+**
+**        ground or junction  c1    c2          ck  ground or junction
+**              A  ----s0---- o --s1-- o -- ... -- o ----sk----  B
+**
+** chain_of walks the run through undrawn line m, whose coins must all be
+** two-sided (m is s0..sk of some run, or a loop string).
+** RETURN: 1 an isolated chain (A and B both the ground), 2 an isolated
+** loop, 3 a chain with a junction at one end or both; *len its coins,
+** *boxes their mask, *end an end string (a ground one when there is one).
+*/
+static int chain_of(const dab_geom *g, uint64_t p, int m, int *len, uint64_t *boxes, int *end) {
+  int k = 0, ends[2] = {m, m};
+  bool junction[2] = {false, false};
+  uint64_t set = 0;
+  for (int side = 0; side < 2; side++) {
+    int x = g->line_box[m][side], from = m;
+    while (x >= 0) {                /* x is two-sided */
+      if (set >> x & 1) {           /* walked round: a loop */
+        *len = k, *boxes = set, *end = m;
+        return 2;
+      }
+      k++;
+      set |= 1ull << x;
+      int next = __builtin_ctzll(g->box_mask[x] & ~p & ~(1ull << from));
+      int y = other_box(g, next, x);
+      if (y < 0 || dab64_sides(g, p, y) != 2) {
+        ends[side] = next, junction[side] = y >= 0;
+        break;
+      }
+      from = next;
+      x = y;
+    }
+  }
+  *len = k, *boxes = set;
+  *end = junction[0] ? ends[1] : ends[0];
+  return junction[0] || junction[1] ? 3 : 1;
+}
+
+/*
+** The one opening of a run that chain_moves searches, given chain_of's
+** answer: any string of a loop (all are alike), an end string of a chain
+** of >= 3 coins (isolated, or with junction_chains ending at a junction:
+** the opponent's options after any other opening include take-all and
+** all-but-two, which are all it needs after an end opening; see ab.h)
+** and, with hard_handouts, the middle string of an isolated 2-chain.  A
+** 2-chain opened at an end (half-hearted) lets the opponent choose
+** between taking both coins (what the middle opening forces, as the
+** capture is then safe) and declining them with the far end, so it is
+** never better.
+** RETURN: that line, or -1 when every opening of the run is searched.
+*/
+static inline int chain_opening(const dab_ab *ab, int kind, int len, uint64_t boxes, int end) {
+  if (kind == 2) return end;
+  if (kind == 3 && !ab->o.junction_chains) return -1;
+  if (len >= 3) return end;
+  if (kind == 1 && len == 2 && ab->o.hard_handouts) {
+    const dab_geom *g = &ab->g;
+    int b0 = __builtin_ctzll(boxes), b1 = __builtin_ctzll(boxes & (boxes - 1));
+    return __builtin_ctzll(g->box_mask[b0] & g->box_mask[b1]);
+  }
+  return -1;
+}
+
+/*
+** The loony bound.  Let m open a run of k >= 3 coins of a quiet position
+** (a string of the run or one of its end strings; with junction_chains a
+** chain may end at a junction) or an isolated loop of k coins.  After m
+** the opponent can take every coin of it and move on (k + x, x = the
+** value of the rest for the mover there), or take all but two (a loop:
+** all but four) and hand over the rest (k - 4 - x; loop k - 8 - x).  The
+** better of the two is at least k - 2 (loop: k - 4), so m is worth at
+** most -(k-2) (loop -(k-4)).
+** RETURN: that upper bound for chain_of's answer, or 1000 when there is
+** none.
+*/
+static inline int loony_upper(const dab_ab *ab, int kind, int k) {
+  if (kind == 1 && k >= 3) return -(k - 2);
+  if (kind == 3 && k >= 3 && ab->o.junction_chains) return -(k - 2);
+  if (kind == 2 && k >= 4) return -(k - 4);
+  return 1000;
+}
+
+static inline int log2_work(uint64_t n) { return n ? 64 - __builtin_clzll(n) : 0; }
+
+static int search(ab_worker *w, uint64_t p, int nrem, int alpha, int beta, int ply, bool excl) {
+  dab_ab *ab = w->ab;
+  const dab_geom *g = &ab->g;
+  w->nodes++;
+  if ((w->nodes & 4095) == 0 && poll_worker(w)) return 0;
+  if (w->stop) return 0;
+  if (nrem == 0) return 0;
+  if (alpha >= nrem) return nrem;
+  if (beta <= -nrem) return -nrem;
+
+  uint64_t three = dab64_three_sided(g, p);
+  if (three && (ab->o.safe_capture || ab->o.decline_rule)) {
+    int db = -1, dline = -1, dother = -1;
+    for (uint64_t t = three; t; t &= t - 1) {
+      int b = __builtin_ctzll(t);
+      int l = __builtin_ctzll(g->box_mask[b] & ~p);
+      int o = other_box(g, l, b);
+      int os = o >= 0 ? dab64_sides(g, p, o) : -1;
+      if (os != 2) {
+        if (ab->o.safe_capture) {
+          int k = os == 3 ? 2 : 1;
+          return k + search(w, p | 1ull << l, nrem - k, alpha - k, beta - k, ply + 1, false);
+        }
+      } else if (db < 0) {
+        db = b, dline = l, dother = o;
+      }
+    }
+    if (db >= 0 && ab->o.decline_rule) {
+      /* No safe capture: every capture, then the decline of the first
+      ** such box (the retrograde's rule; see ab.h). */
+      int best = NEG_INF;
+      for (uint64_t t = three; t; t &= t - 1) {
+        int b = __builtin_ctzll(t);
+        int l = __builtin_ctzll(g->box_mask[b] & ~p);
+        int a = alpha > best ? alpha : best;
+        int k = dab64_completes(g, p, l); /* 2 only when safe_capture is off */
+        int v = k + search(w, p | 1ull << l, nrem - k, a - k, beta - k, ply + 1, false);
+        if (w->stop) return 0;
+        if (v > best) {
+          best = v;
+          if (v >= beta) return v;
+        }
+      }
+      uint64_t dbit = g->box_mask[dother] & ~p & ~(1ull << dline);
+      int d = __builtin_ctzll(dbit);
+      int k = dab64_completes(g, p, d);
+      int a2 = alpha > best ? alpha : best;
+      int v2 = k ? k + search(w, p | dbit, nrem - k, a2 - k, beta - k, ply + 1, false)
+                 : -search(w, p | dbit, nrem, -beta, -a2, ply + 1, false);
+      if (w->stop) return 0;
+      return v2 > best ? v2 : best;
+    }
+  }
+
+  /* A general node: table, then every move. */
+  const bool use_tt = !ab->o.no_tt && dab_popcount64(g->all_lines & ~p) >= ab->o.tt_min_free;
+  pos_key pk;
+  int ttmove = -1;
+  if (use_tt) {
+    position_key(ab, w->keycache, p, &pk);
+    w->keys += pk.labelled;
+    dab_tt_hit hit;
+    w->probes++;
+    if (dab_tt_probe_checked(&ab->tt, pk.key, pk.check, &hit)) {
+      w->hits++;
+      if (hit.lower >= beta) { w->cuts++; return hit.lower; }
+      if (hit.upper <= alpha) { w->cuts++; return hit.upper; }
+      if (hit.lower == hit.upper) { w->cuts++; return hit.lower; }
+      if (hit.lower > alpha) alpha = hit.lower;
+      if (hit.upper < beta) beta = hit.upper;
+      ttmove = code_move(ab, p, &pk, hit.move);
+    }
+  }
+  /* Box classes as bit masks, for the SLE test and the move list. */
+  const dab64_sides4 sides = dab64_side_vectors(g, p);
+  const uint64_t two = dab64_two_sided_v(sides);
+  if (ab->o.sle && !three && (two | dab64_complete_v(sides)) == dab64_all_boxes(g)) {
+    int16_t chains[DAB_MAX_BOXES], loops[DAB_MAX_BOXES];
+    int nch = 0, nlp = 0;
+    dab_lineset ls = dab_ls_from_word(p);
+    int sv;
+    if (dab_sle_from_position(g, &ls, true, chains, &nch, loops, &nlp) &&
+        (sv = dab_sle_value(chains, nch, loops, nlp)) != DAB_SLE_BAD) {
+      w->sle++;
+      if (use_tt) dab_tt_store_checked(&ab->tt, pk.key, pk.check, -sv, -sv, -1, 1);
+      return -sv;
+    }
+  }
+
+  /* Moves: TT move, then non-sacrifices centre-out, then sacrifices
+  ** (one box given before two).  Of the undrawn edge lines of one corner
+  ** box only the first is tried (border equivalence). */
+  int16_t mv[64];
+  int n = 0, nsac1 = 0, nsac2 = 0;
+  int16_t sac1[64], sac2[64];
+  uint64_t seen_groups = 0;
+  uint64_t freel = g->all_lines & ~p;
+  const bool chain_moves = ab->o.chain_moves && !three;
+  /* Lines that give one box or two; lines whose every box is two-sided
+  ** (the strings of runs and loops: chain_of). */
+  const uint64_t gives_some = freel & dab64_lines_of_boxes(g, two);
+  const uint64_t gives_two = freel & dab64_lines_between(g, two);
+  const uint64_t chain_lines =
+      !three && (chain_moves || ab->o.loony_bound) ? freel & ~dab64_lines_of_boxes(g, dab64_all_boxes(g) & ~two) : 0;
+  /* Each run walked once.  run_lines: every opening of a run that
+  ** chain_moves reduces to one, opening_of[] that one (handouts: a
+  ** hard-hearted handout, which gives two boxes); loony_lines: every
+  ** opening with a loony bound, loony[] the bound. */
+  uint64_t run_lines = 0, handouts = 0, loony_lines = 0, opened = 0;
+  int8_t opening_of[64], loony[64];
+  for (uint64_t todo = chain_lines; todo;) {
+    int len, end;
+    uint64_t boxes;
+    int kind = chain_of(g, p, __builtin_ctzll(todo), &len, &boxes, &end);
+    const uint64_t lines = freel & dab64_lines_of_boxes(g, boxes);
+    todo &= ~lines;
+    const int u = ab->o.loony_bound ? loony_upper(ab, kind, len) : 1000;
+    const int one = chain_moves ? chain_opening(ab, kind, len, boxes, end) : -1;
+    if (u < 1000) loony_lines |= lines;
+    if (one >= 0) {
+      run_lines |= lines;
+      if (kind == 1 && len == 2) handouts |= 1ull << one;
+    }
+    for (uint64_t t = lines; t && (u < 1000 || one >= 0); t &= t - 1) {
+      loony[__builtin_ctzll(t)] = (int8_t)(u < 1000 ? u : 0);
+      opening_of[__builtin_ctzll(t)] = (int8_t)one;
+    }
+  }
+  if (ttmove >= 0 && (run_lines >> ttmove & 1)) ttmove = opening_of[ttmove];
+  if (ttmove >= 0) mv[n++] = (int16_t)ttmove;
+  for (int i = 0; i < g->nlines; i++) {
+    int m = ab->order[i];
+    if (!(freel >> m & 1)) continue;
+    if (run_lines >> m & 1) {
+      /* One opening per run, where the run is first met in the order:
+      ** an end string gives one box, a hard-hearted handout two. */
+      int one = opening_of[m];
+      if ((opened >> one & 1) || one == ttmove) continue;
+      opened |= 1ull << one;
+      if (!ab->o.order_sacrifices_last) mv[n++] = (int16_t)one;
+      else if (handouts >> one & 1) sac2[nsac2++] = (int16_t)one;
+      else sac1[nsac1++] = (int16_t)one;
+      continue;
+    }
+    if (ab->o.border_equiv && ab->group_of[m]) {
+      if (seen_groups & ab->group_of[m]) continue;
+      seen_groups |= ab->group_of[m];
+      if (ttmove >= 0 && (ab->group_of[m] >> ttmove & 1)) continue;
+    }
+    if (m == ttmove) continue;
+    if (ab->o.order_sacrifices_last && (gives_some >> m & 1)) {
+      if (gives_two >> m & 1) sac2[nsac2++] = (int16_t)m;
+      else sac1[nsac1++] = (int16_t)m;
+      continue;
+    }
+    mv[n++] = (int16_t)m;
+  }
+  for (int i = 0; i < nsac1; i++) mv[n++] = sac1[i];
+  for (int i = 0; i < nsac2; i++) mv[n++] = sac2[i];
+  /* Enhanced transposition cutoffs: a child the table already proves good
+  ** enough ends the node before any search; one proved too poor is
+  ** dropped (its bound still counts in a fail-low result); a child with
+  ** the same key as an earlier one (an automorphism of the graph maps one
+  ** move to the other) is dropped as a duplicate.  With etc_cached_only
+  ** (the default) only children whose key costs nothing are looked at:
+  ** symmetric keys, and graph keys already in the key cache. */
+  int etc_skipped = NEG_INF;
+  if (use_tt && ab->o.etc && !three && dab_popcount64(freel) >= ab->o.etc_min_free) {
+    /* Three passes so the children's cache misses overlap instead of
+    ** queueing: prefetch every child's key-cache entry, then get every
+    ** key and prefetch its table bucket, then read the table. */
+    int keep = 0, nkeys = 0;
+    uint64_t keys[64], ckey[64], keyed = 0; /* keyed: bit i when child i has ckey/ccheck */
+    uint32_t checks[64], ccheck[64];
+    if (w->keycache)
+      for (int i = 0; i < n; i++) __builtin_prefetch(keycache_slot(ab, w->keycache, p | 1ull << mv[i]));
+    for (int i = 0; i < n; i++) {
+      uint64_t c = p | 1ull << mv[i];
+      if (dab64_three_sided(g, c)) continue; /* not stored */
+      if (ab->o.etc_cached_only && (!ab->o.etc_full_min_free || dab_popcount64(freel) < ab->o.etc_full_min_free)) {
+        if (!cheap_key(ab, w->keycache, c, &ckey[i], &ccheck[i])) continue;
+      } else {
+        pos_key ck;
+        position_key(ab, w->keycache, c, &ck);
+        ckey[i] = ck.key, ccheck[i] = ck.check;
+      }
+      keyed |= 1ull << i;
+      dab_tt_prefetch(&ab->tt, ckey[i]);
+    }
+    for (int i = 0; i < n; i++) {
+      int m = mv[i];
+      if (!(keyed >> i & 1)) { mv[keep++] = (int16_t)m; continue; }
+      uint32_t check = ccheck[i];
+      dab_tt_hit ch;
+      int dup = 0;
+      for (int j = 0; j < nkeys && !dup; j++) dup = keys[j] == ckey[i] && checks[j] == check;
+      if (dup) {
+        w->etc_dups++;
+        if (i >= n - nsac1 - nsac2) nsac1 > 0 ? nsac1-- : nsac2--;
+        continue;
+      }
+      keys[nkeys] = ckey[i], checks[nkeys++] = check;
+      if (dab_tt_probe_checked(&ab->tt, ckey[i], check, &ch)) {
+        if (-ch.upper >= beta) {
+          w->etc_cuts++;
+          dab_tt_store_checked(&ab->tt, pk.key, pk.check, -ch.upper, 127, move_code(ab, p, &pk, m), 1);
+          return -ch.upper;
+        }
+        if (-ch.lower <= alpha) {
+          if (-ch.lower > etc_skipped) etc_skipped = -ch.lower;
+          if (i >= n - nsac1 - nsac2) nsac1 > 0 ? nsac1-- : nsac2--;
+          continue;
+        }
+      }
+      mv[keep++] = (int16_t)m;
+    }
+    n = keep;
+  }
+  /* Lazy SMP: helpers vary the order near the root so threads diverge. */
+  if (ab->o.smp_rotate && w->id > 0 && ply < 4 && n > 2) {
+    int first = ttmove >= 0 ? 1 : 0, span = n - first;
+    int rot = (w->id * 7 + ply) % span;
+    int16_t tmp[64];
+    for (int i = 0; i < span; i++) tmp[i] = mv[first + (i + rot) % span];
+    memcpy(mv + first, tmp, (size_t)span * sizeof mv[0]);
+  }
+
+  /* ABDADA: a big node another thread is expanding is put off when a
+  ** sibling may still decide the parent (excl); the node announces itself
+  ** while it expands, and its parent searches the deferred moves last. */
+  uint64_t *busy = NULL;
+  if (ab->busy && use_tt && dab_popcount64(freel) >= BUSY_MIN_FREE) {
+    busy = &ab->busy[pk.key & ((1u << BUSY_BITS) - 1)];
+    if (excl && __atomic_load_n(busy, __ATOMIC_RELAXED) == pk.key) return DEFERRED;
+    __atomic_store_n(busy, pk.key, __ATOMIC_RELAXED);
+  }
+  int alpha0 = alpha, best = NEG_INF, bestm = -1, skipped = NEG_INF;
+  uint64_t nodes0 = w->nodes;
+  int16_t deferred[64];
+  int ndeferred = 0;
+  for (int i = 0; i < n + ndeferred; i++) {
+    const bool first_pass = i < n;
+    int m = first_pass ? mv[i] : deferred[i - n];
+    int a = alpha > best ? alpha : best;
+    if ((loony_lines >> m & 1) && first_pass) {
+      int u = loony[m];
+      if (u <= a) {
+        w->loony++;
+        if (u > skipped) skipped = u;
+        continue;
+      }
+    }
+    int k = three ? dab64_completes(g, p, m) : 0;
+    int v;
+    if (k) v = k + search(w, p | 1ull << m, nrem - k, a - k, beta - k, ply + 1, false);
+    else {
+      bool child_excl = ab->busy && first_pass && i > 0;
+      int r = search(w, p | 1ull << m, nrem, -beta, -a, ply + 1, child_excl);
+      if (child_excl && r == DEFERRED) {
+        deferred[ndeferred++] = (int16_t)m;
+        w->deferrals++;
+        continue;
+      }
+      v = -r;
+    }
+    if (w->stop) {
+      if (busy && __atomic_load_n(busy, __ATOMIC_RELAXED) == pk.key) __atomic_store_n(busy, 0, __ATOMIC_RELAXED);
+      return 0;
+    }
+    if (v > best) {
+      best = v;
+      bestm = m;
+      if (v >= beta) break;
+    }
+  }
+  if (busy && __atomic_load_n(busy, __ATOMIC_RELAXED) == pk.key) __atomic_store_n(busy, 0, __ATOMIC_RELAXED);
+  /* A skipped move's bound is at most the window's alpha then, so it can
+  ** only matter as a fail-low upper bound (see loony_upper). */
+  if (skipped > best) best = skipped, bestm = -1;
+  if (etc_skipped > best) best = etc_skipped, bestm = -1;
+  if (use_tt) {
+    int lower = -128, upper = 127;
+    if (best <= alpha0) upper = best;
+    else if (best >= beta) lower = best;
+    else lower = upper = best;
+    dab_tt_store_checked(&ab->tt, pk.key, pk.check, lower, upper, best > alpha0 ? move_code(ab, p, &pk, bestm) : -1,
+                         log2_work(w->nodes - nodes0));
+  }
+  return best;
+}
+
+/* The exported entry (ab_int.h); the recursion stays on the static search,
+** which libdab.so calls directly rather than through the PLT. */
+int ab_search(ab_worker *w, uint64_t p, int nrem, int alpha, int beta, int ply, bool excl) {
+  return search(w, p, nrem, alpha, beta, ply, excl);
+}

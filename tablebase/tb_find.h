@@ -1,0 +1,68 @@
+/*
+** tb_find.h: where tablebase files are looked for and written,
+** and opening a board's file (building a small one on first use).
+** See Copyright Notice in README.md
+*/
+#ifndef DAB_TB_FIND_H
+#define DAB_TB_FIND_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include "game/board.h"
+#include "tablebase/tb_probe.h"
+
+/*
+** THREAD SAFETY: dabtb_find, dabtb_default_path, dabtb_readonly and
+** dabtb_where read the environment and the file system only: any thread,
+** any time (not while another thread changes the environment).
+** dabtb_open_board may run in many threads and processes at once: the
+** first-use build of a small board is serialised by an flock.
+*/
+
+/*
+** Looks for "RxC.dab" in: tb_dir (if non-NULL), then each directory of
+** $DAB_TB_PATH (colon-separated), then the user's cache ($XDG_CACHE_HOME/dab
+** or ~/.cache/dab), then data/tb/ of the dab project (found from the
+** location of the running binary or libdab.so).  $DAB_TB_NO_PROJECT=1
+** leaves the cache and the project out.
+** RETURN: DAB_OK with the path in path[len]; DAB_EIO when no directory has
+** it (the message lists where it looked and names `dab build RxC`).
+*/
+dab_status dabtb_find(int rows, int cols, const char *tb_dir, char *path, size_t len, dab_err *err);
+
+/*
+** Where a new RxC.dab goes: tb_dir if given, else the first directory of
+** $DAB_TB_PATH, else the user's cache, $XDG_CACHE_HOME/dab or
+** ~/.cache/dab (created if missing).  The project's data/tb/ is searched
+** (dabtb_find: after the cache) but written only when named by --tb or
+** $DAB_TB_PATH.
+** RETURN: DAB_OK and the file path; DAB_EIO if there is no such place,
+** or in read-only mode (dabtb_readonly), saying so.
+*/
+dab_status dabtb_default_path(int rows, int cols, const char *tb_dir, char *path, size_t len,
+                              dab_err *err);
+
+/* True in read-only mode ($DAB_READONLY set and not "0"): no query may
+** create or change a file; dabtb_default_path refuses, so nothing is
+** built on first use (oracles of small boards solve in memory instead). */
+bool dabtb_readonly(void);
+
+/* For `dab info`: lookup gets the directories dabtb_find searches, in
+** order, ':'-separated; write where dabtb_default_path would put a new
+** file (a directory), or "nowhere (why)".  Both are truncated to fit. */
+void dabtb_where(const char *tb_dir, char *lookup, size_t llen, char *write, size_t wlen);
+
+/* Boards with at most this many lines (3x3) are built on first use. */
+#define DABTB_AUTO_BUILD_LINES 24
+
+/*
+** Finds and opens the tablebase of rows x cols; when none exists and the
+** board has at most DABTB_AUTO_BUILD_LINES lines, builds it first (well
+** under a second) at dabtb_default_path, holding an flock on PATH-lock so
+** that processes starting together build it once.
+** RETURN: as dabtb_open and dabtb_find; DAB_EBOARD for larger boards
+** without a file (the message names the build command).
+*/
+dab_status dabtb_open_board(int rows, int cols, const char *tb_dir, dabtb **out, dab_err *err);
+
+#endif
