@@ -37,7 +37,7 @@ static const char usage[] =
     "  --no-graph     key the table by board symmetry only, not Strings-and-Coins graphs\n"
     "  --tb DIR       tablebase directory searched first (and where results go)\n"
     "  --no-store     never write results to the board's tablebase file\n"
-    "  --node-limit N stop the search after N nodes (as Ctrl-C does)\n"
+    "  --node-limit N stop the search after about N nodes (as Ctrl-C does)\n"
     "  --wdl          also the best win/draw/loss result and the moves that keep it,\n"
     "                 given the score so far (from the RxC@moves history, else 0)\n"
     "  --score D      the score so far for --wdl: mover's boxes minus the opponent's\n"

@@ -392,6 +392,20 @@ static void fill_store_info(const oracle_dyn *d, dab_oracle_info *info) {
   info->store_seconds = ss.store_seconds;
 }
 
+/* Copies the search's work figures (nodes, time, table) into info: for
+** a finished query and for one stopped by Ctrl-C or the node limit. */
+static void search_work(const dab_ab *ab, dab_oracle_info *info) {
+  dab_ab_stats s;
+  dab_ab_get_stats(ab, &s);
+  const dab_tt *tt = dab_ab_tt(ab);
+  info->nodes = s.nodes;
+  info->seconds = s.seconds;
+  info->tt_capacity = dab_tt_capacity(tt);
+  info->tt_used = dab_tt_used(tt);
+  info->tt_probes = s.tt_probes;
+  info->tt_hits = s.tt_hits;
+}
+
 static dab_status search_query(const dab_oracle *o, uint64_t p, int flags, dab_analysis *a,
                                dab_oracle_info *info, dab_err *err) {
   oracle_dyn *d = o->dyn;
@@ -413,6 +427,7 @@ static dab_status search_query(const dab_oracle *o, uint64_t p, int flags, dab_a
   st = dab_solvestore_solve(d->store, ab, p, &v, &lo, &hi, err);
   if (st == DAB_ECANCELED) {
     info->lower = lo, info->upper = hi;
+    search_work(ab, info);
     return stopped(o, p, false, lo, hi, err);
   }
   if (st) return st;
@@ -424,6 +439,7 @@ static dab_status search_query(const dab_oracle *o, uint64_t p, int flags, dab_a
     if (st == DAB_ECANCELED) {
       info->lower = info->upper = v;
       info->value_proved = true;
+      search_work(ab, info);
       return stopped(o, p, true, v, v, err);
     }
     if (st) return st;
@@ -431,15 +447,7 @@ static dab_status search_query(const dab_oracle *o, uint64_t p, int flags, dab_a
   }
   if ((flags & DAB_ORACLE_PV) || dab_solvestore_writable(d->store))
     info->npv = dab_ab_pv(ab, p, info->pv, 64);
-  dab_ab_stats s;
-  dab_ab_get_stats(ab, &s);
-  const dab_tt *tt = dab_ab_tt(ab);
-  info->nodes = s.nodes;
-  info->seconds = s.seconds;
-  info->tt_capacity = dab_tt_capacity(tt);
-  info->tt_used = dab_tt_used(tt);
-  info->tt_probes = s.tt_probes;
-  info->tt_hits = s.tt_hits;
+  search_work(ab, info);
   dab_solvestore_finish(d->store, ab, p, a, value_only, v, info->pv, info->npv);
   if (!(flags & DAB_ORACLE_PV)) info->npv = 0;
   return DAB_OK;

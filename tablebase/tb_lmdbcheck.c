@@ -125,9 +125,7 @@ static dab_status structure_once(MDB_env *env, uint64_t file_size, const char *p
 dab_status dabtb_lmdb_structure(MDB_env *env, uint64_t file_size, const char *path, dab_err *err) {
   for (int attempt = 0;; attempt++) {
     MDB_envinfo before, after;
-    struct stat sb;
     mdb_env_info(env, &before);
-    if (attempt && stat(path, &sb) == 0 && (uint64_t)sb.st_size > file_size) file_size = (uint64_t)sb.st_size;
     dab_status st = structure_once(env, file_size, path, err);
     mdb_env_info(env, &after);
     if (st == DAB_OK || after.me_last_txnid == before.me_last_txnid || attempt == 4) return st;
@@ -140,6 +138,11 @@ static dab_status structure_once(MDB_env *env, uint64_t file_size, const char *p
   if (mdb_env_info(env, &info) || mdb_env_stat(env, &st))
     return dab_fail(err, DAB_EINPUT, "%s: not a dab tablebase (LMDB info)", path);
   walk w = {NULL, st.ms_psize, info.me_last_pgno, NULL, 0};
+  /* The size is read after the meta page: a writer writes its pages
+  ** before the meta page that names them, so a commit since the caller's
+  ** stat has made the file longer, not the check wrong. */
+  struct stat sb;
+  if (stat(path, &sb) == 0 && (uint64_t)sb.st_size > file_size) file_size = (uint64_t)sb.st_size;
   if (w.psize < 512 || (w.last + 1) * w.psize > file_size)
     return dab_fail(err, DAB_EINPUT, "%s: truncated or damaged (page size %llu)", path,
                     (unsigned long long)w.psize);

@@ -475,11 +475,16 @@ static inline dabtb_source file_source(const dabtb *tb) {
 }
 
 static dab_status check_pos(const dabtb *tb, uint64_t pos, dab_err *err) {
-  if (!tb->has_table)
+  if (!tb->has_table) {
+    int r = tb->geom.rows, c = tb->geom.cols;
+    if (dabtb_buildable(r, c, NULL)) /* no hint to a build that refuses */
+      return dab_fail(err, DAB_EBOARD, "%s holds only solved results of search, no table; `dab solve %dx%d` reads them",
+                      tb->path, r, c);
     return dab_fail(err, DAB_EBOARD,
                     "%s holds only solved results of search, no table; `dab solve` reads them, "
                     "or build the table with: dab build %dx%d",
-                    tb->path, tb->geom.rows, tb->geom.cols);
+                    tb->path, r, c);
+  }
   if (pos & ~tb->geom.all_lines)
     return dab_fail(err, DAB_EINPUT, "position 0x%llx has lines beyond the %dx%d board's %d",
                     (unsigned long long)pos, tb->geom.rows, tb->geom.cols, tb->geom.nlines);

@@ -130,10 +130,10 @@ const char *dabtb_shape_decode(const MDB_val *k, const MDB_val *v, dabtb_shape *
   return NULL;
 }
 
-dab_status dabtb_shapes_scan(MDB_txn *txn, dab_cancel_flag *cancel, uint64_t *count, dab_err *err) {
+dab_status dabtb_shapes_walk(MDB_txn *txn, int (*fn)(void *ctx, const dabtb_shape *rec), void *ctx,
+                             dab_err *err) {
   MDB_dbi dbi;
   MDB_cursor *cur;
-  *count = 0;
   int rc = mdb_dbi_open(txn, DABTB_SHAPES_DB, 0, &dbi);
   if (rc == MDB_NOTFOUND) return DAB_OK; /* no shapes stored yet */
   if (!rc) rc = mdb_cursor_open(txn, dbi, &cur);
@@ -147,12 +147,30 @@ dab_status dabtb_shapes_scan(MDB_txn *txn, dab_cancel_flag *cancel, uint64_t *co
       st = dab_fail(err, DAB_ECORRUPT, "shape key 0x%llx: %s", (unsigned long long)r.key, why);
       break;
     }
-    if ((++*count & 4095) == 0 && cancel && *cancel) {
-      st = dab_fail(err, DAB_ECANCELED, "check canceled");
+    int stop = fn(ctx, &r);
+    if (stop) {
+      if (stop < 0) st = dab_fail(err, DAB_ECANCELED, "canceled");
       break;
     }
   }
-  if (!st && rc != MDB_NOTFOUND) st = dab_fail(err, DAB_ECORRUPT, "shapes: unreadable (%s)", mdb_strerror(rc));
+  if (!st && rc && rc != MDB_NOTFOUND) st = dab_fail(err, DAB_ECORRUPT, "shapes: unreadable (%s)", mdb_strerror(rc));
   mdb_cursor_close(cur);
   return st;
+}
+
+typedef struct shape_count {
+  dab_cancel_flag *cancel;
+  uint64_t *count;
+} shape_count;
+
+static int count_shape(void *ctx, const dabtb_shape *rec) {
+  (void)rec;
+  shape_count *c = ctx;
+  return (++*c->count & 4095) == 0 && c->cancel && *c->cancel ? -1 : 0;
+}
+
+dab_status dabtb_shapes_scan(MDB_txn *txn, dab_cancel_flag *cancel, uint64_t *count, dab_err *err) {
+  shape_count c = {cancel, count};
+  *count = 0;
+  return dabtb_shapes_walk(txn, count_shape, &c, err);
 }

@@ -52,6 +52,17 @@ const char *dabtb_shape_decode(const MDB_val *k, const MDB_val *v, dabtb_shape *
 dab_status dabtb_solved_scan(const dab_geom *g, const dab_sym *s, int format_version, MDB_txn *txn,
                              MDB_dbi dbi, dab_cancel_flag *cancel, uint64_t *count, dab_err *err);
 
+/*
+** Decodes the shapes database of txn in key order and calls fn on each
+** record until fn returns nonzero (absent database = no records).
+** RETURN: DAB_OK when fn stopped it (returning > 0) or every record was
+** seen; DAB_ECANCELED when fn returned < 0; DAB_ECORRUPT naming the first
+** bad key or an unreadable cursor; DAB_EIO when the database cannot be
+** opened.
+*/
+dab_status dabtb_shapes_walk(MDB_txn *txn, int (*fn)(void *ctx, const dabtb_shape *rec), void *ctx,
+                             dab_err *err);
+
 /* Checks every record of the shapes database in txn (absent = none).
 ** RETURN: as dabtb_solved_scan. */
 dab_status dabtb_shapes_scan(MDB_txn *txn, dab_cancel_flag *cancel, uint64_t *count, dab_err *err);

@@ -33,51 +33,28 @@ dab_status dabtb_rule_move(const dabtb_source *src, dabtb_memo *mo, uint64_t p, 
   return DAB_OK;
 }
 
-/* The box that box b's missing line m would also complete or give a
-** third side to: -1 off the board. */
-static inline int other_box(const dab_geom *g, int m, int b) {
-  return g->line_box[m][0] == b ? g->line_box[m][1] : g->line_box[m][0];
-}
-
 static dab_status value_raw(const dabtb_source *src, dabtb_memo *mo, uint64_t p, int *v, dab_err *err) {
   const dab_geom *g = src->g;
-  /* Forced captures (taking cannot hurt: the missing line gives no
-  ** neighbour a third side) are taken in a loop, not one recursion and
-  ** memo entry each: a random position often starts with several. */
-  int gained = 0;
-  uint64_t three;
-  for (;;) {
-    three = dab64_three_sided(g, p);
-    if (!three) {
-      dab_status st = src->stored(src->ctx, dab_sym_canon64(src->sym, p, true, NULL), v, err);
-      if (!st) *v += gained;
-      return st;
+  uint64_t three = dab64_three_sided(g, p);
+  if (!three) return src->stored(src->ctx, dab_sym_canon64(src->sym, p, true, NULL), v, err);
+  for (uint64_t t = three; t; t &= t - 1) {
+    int b = __builtin_ctzll(t);
+    int m = __builtin_ctzll(~p & g->box_mask[b]);
+    int n = g->line_box[m][0] == b ? g->line_box[m][1] : g->line_box[m][0];
+    int ns = n < 0 ? 0 : dab64_sides(g, p, n);
+    if (ns != 2) {
+      int cv;
+      dab_status st = dabtb_rule_value(src, mo, p | 1ull << m, &cv, err);
+      if (st) return st;
+      *v = (ns == 3 ? 2 : 1) + cv;
+      return DAB_OK;
     }
-    int forced = -1, forced_gain = 0;
-    for (uint64_t t = three; t; t &= t - 1) {
-      int b = __builtin_ctzll(t);
-      int m = __builtin_ctzll(~p & g->box_mask[b]);
-      int n = other_box(g, m, b);
-      int ns = n < 0 ? 0 : dab64_sides(g, p, n);
-      if (ns != 2) {
-        forced = m, forced_gain = ns == 3 ? 2 : 1;
-        break;
-      }
-    }
-    if (forced < 0) break;
-    gained += forced_gain;
-    p |= 1ull << forced;
-  }
-  if (gained) { /* the choice point, memoised on its own */
-    dab_status st = dabtb_rule_value(src, mo, p, v, err);
-    if (!st) *v += gained;
-    return st;
   }
   int best = -128, um = -1, un = -1;
   for (uint64_t t = three; t; t &= t - 1) {
     int b = __builtin_ctzll(t);
     int m = __builtin_ctzll(~p & g->box_mask[b]);
-    int n = other_box(g, m, b);
+    int n = g->line_box[m][0] == b ? g->line_box[m][1] : g->line_box[m][0];
     if (um < 0) um = m, un = n;
     int cv;
     dab_status st = dabtb_rule_value(src, mo, p | 1ull << m, &cv, err);

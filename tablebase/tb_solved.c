@@ -662,23 +662,10 @@ dab_status dabtb_shapes_count(dabtb_store *s, uint64_t *n, dab_err *err) {
 dab_status dabtb_shapes_each(dabtb_store *s, int (*fn)(void *ctx, const dabtb_shape *rec), void *ctx,
                              dab_err *err) {
   MDB_txn *txn;
-  MDB_cursor *cur;
-  int rc = read_cursor(s, DABTB_SHAPES_DB, 0, &txn, &cur);
-  if (rc == MDB_NOTFOUND) return DAB_OK; /* no shapes stored yet */
+  int rc = txn_begin(s->env, MDB_RDONLY, &txn);
   if (rc) return dab_fail(err, DAB_EIO, "%s: shapes: %s", s->path, mdb_strerror(rc));
-  MDB_val k, v;
-  dab_status st = DAB_OK;
-  for (rc = mdb_cursor_get(cur, &k, &v, MDB_FIRST); rc == 0; rc = mdb_cursor_get(cur, &k, &v, MDB_NEXT)) {
-    dabtb_shape r;
-    const char *why = dabtb_shape_decode(&k, &v, &r);
-    if (why) {
-      st = dab_fail(err, DAB_ECORRUPT, "%s: shape key 0x%llx: %s", s->path, (unsigned long long)r.key, why);
-      break;
-    }
-    if (fn(ctx, &r)) break;
-  }
-  if (!st && rc && rc != MDB_NOTFOUND) st = dab_fail(err, DAB_EIO, "%s: shapes: %s", s->path, mdb_strerror(rc));
-  mdb_cursor_close(cur);
+  dab_err why;
+  dab_status st = dabtb_shapes_walk(txn, fn, ctx, &why);
   mdb_txn_abort(txn);
-  return st;
+  return st ? dab_fail(err, st, "%s: %s", s->path, why.msg) : DAB_OK;
 }

@@ -149,8 +149,9 @@ dab_status dabtb_shapes_put(dabtb_store *s, size_t n, const dabtb_shape *recs, d
 
 /*
 ** Calls fn(ctx, rec) for every shape record, in one read transaction; fn
-** returns non-zero to stop.  RETURN: DAB_OK (also when none are stored);
-** DAB_ECORRUPT at the first bad record; DAB_EIO.
+** returns > 0 to stop, < 0 to cancel.  RETURN: DAB_OK (also when none are
+** stored, or fn stopped it); DAB_ECANCELED; DAB_ECORRUPT at the first bad
+** record; DAB_EIO.
 */
 dab_status dabtb_shapes_each(dabtb_store *s, int (*fn)(void *ctx, const dabtb_shape *rec), void *ctx,
                              dab_err *err);

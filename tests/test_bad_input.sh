@@ -160,7 +160,7 @@ done
 # Stopped search: JSON with the proven bounds and "exact": false (exit 1).
 out=$(cd "$W" && "$DAB" solve 5x5 --json --node-limit 1000 --no-store 2>"$T/.stderr"); rc=$?
 check "node-limit: exit 1" test "$rc" = 1
-check "node-limit: JSON with bounds" $PY -c 'import json,sys; d=json.loads(sys.argv[1]); assert d["exact"] is False and d["lower"] <= d["upper"] and d["rows"] == 5' "$out"
+check "node-limit: JSON with bounds" $PY -c 'import json,sys; d=json.loads(sys.argv[1]); assert d["exact"] is False and d["lower"] <= d["upper"] and d["rows"] == 5 and 0 < d["nodes"] < 100000' "$out"
 out=$(cd "$W" && printf '5x5\n2x2\n' | "$DAB" solve - --node-limit 1000 --no-store 2>"$T/.stderr"); rc=$?
 check "node-limit batch: two lines, the second exact" $PY -c 'import json,sys; l=sys.argv[1].splitlines(); assert len(l)==2 and json.loads(l[0])["exact"] is False and json.loads(l[1])["value"]==2' "$out"
 

@@ -4,7 +4,7 @@
 # block exits 1 naming it; builds killed with -9 leave no file or a good one.
 set -u
 source "$(dirname "$0")/clitest.sh"
-export DAB_TB_PATH="$T/path"
+export DAB_TB_PATH="$T/path" XDG_CACHE_HOME="$T/cache" # not the user's own tables
 mkdir -p "$T/path"
 
 run build 3x3 -o "$T/3x3.dab" --threads 2
