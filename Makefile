@@ -1,7 +1,7 @@
 # Makefile: builds libdab (static + shared), bin/dab and the test programs.
 # Every .c under the library folders is picked up automatically; a new
 # module needs no edit here.  `make SAN=1` builds a separate ASan/UBSan tree, `make SAN=thread` a
-# ThreadSanitizer one.
+# ThreadSanitizer one, `make MPI=1` an Open MPI one (build-mpi/bin/dab).
 
 CC      ?= gcc
 # No -march by default: the binaries run on any x86-64 (and build on
@@ -29,6 +29,13 @@ BUILD   ?= build-tsan
 OPT     := -O1 $(ARCH) -fno-omit-frame-pointer
 CFLAGS  += -fsanitize=thread
 LDFLAGS += -fsanitize=thread
+BIN     ?= $(BUILD)/bin
+else ifeq ($(MPI),1)
+# `dab build --mpi` (service/mpi_build.c) over Open MPI: its own tree, the
+# same code compiled by mpicc with DAB_MPI; bin/dab stays MPI-free.
+BUILD   ?= build-mpi
+CC      := mpicc
+CFLAGS  += -DDAB_MPI
 BIN     ?= $(BUILD)/bin
 else
 BUILD   ?= build

@@ -7,7 +7,7 @@ cd "$(dirname "$0")"
 # Debian packages dab needs to build and test.
 PKGS=(gcc make pkg-config liblmdb-dev lmdb-utils libzstd-dev libxxhash-dev python3 python3-numpy gnuplot-nox python3-torch
       python3-setuptools python3-wheel python3-pip python3-venv
-      libmicrohttpd-dev libjansson-dev curl wrk chromium chromium-driver clang)
+      libmicrohttpd-dev libjansson-dev curl wrk chromium chromium-driver clang openmpi-bin libopenmpi-dev)
 
 missing=()
 for p in "${PKGS[@]}"; do
@@ -26,3 +26,8 @@ if ((${#missing[@]})); then
 fi
 
 make -j"${JOBS:-$(nproc)}" "$@"
+# A plain build also makes the Open MPI binary for `dab build --mpi`
+# (build-mpi/bin/dab; bin/dab itself needs no MPI library).
+if [ $# = 0 ] && command -v mpicc >/dev/null; then
+  make -j"${JOBS:-$(nproc)}" MPI=1 build-mpi/bin/dab
+fi

@@ -49,6 +49,11 @@ else
   [ -n "${BUILD:-}" ] && bin=$BUILD/bin
   ./build.sh BUILD="$b" BIN="$bin" >/dev/null || { echo "0 passed, 1 failed"; exit 1; }
   dir=$b/tests
+  # test_mpi_build.sh runs the Open MPI binary (make MPI=1) under mpirun.
+  if ((!quick)) && command -v mpicc >/dev/null; then
+    make -s -j"$(nproc)" MPI=1 build-mpi/bin/dab >/dev/null || { echo "0 passed, 1 failed"; exit 1; }
+    export DAB_MPI_BIN="$PWD/build-mpi/bin/dab"
+  fi
 fi
 export DAB_BIN="$PWD/${bin:-bin}/dab" DAB_LIB="$PWD/${b:-build}/libdab.so"
 ((quick && !san)) && export DAB_TEST_SAN=1
