@@ -8,6 +8,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "cli/cliutil.h"
+#include "game/clock.h"
 #include "proof/prover.h"
 #include "cli/solveproof.h"
 #include "solver/proof.h"
@@ -64,12 +65,6 @@ typedef struct proof_cfg {
   int part_i, part_n;
 } proof_cfg;
 
-static double now_sec(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
 static double parse_seconds(const char *s) {
   if (!s) return -1;
   char *end;
@@ -98,7 +93,7 @@ typedef struct run_ctx {
 
 static void on_progress(void *vctx, const dab_progress *p) {
   run_ctx *c = vctx;
-  double t = now_sec();
+  double t = dab_now_s();
   if (!c->cancel) {
     if (*c->sigflag) c->why = 1, c->cancel = 1;
     else if (c->deadline && t >= c->deadline) c->why = 2, c->cancel = 1;
@@ -124,13 +119,6 @@ static void clear_line(const run_ctx *c) {
 
 static const char *state_name(int s) {
   return s == DAB_PROOF_PROVED ? "proved" : s == DAB_PROOF_REFUTED ? "refuted" : "open";
-}
-
-static void claim_label(const dab_proof *pf, const dab_proof_claim *c, char *buf, size_t len) {
-  char pos[DAB_MAX_LINES + 32], cl[8];
-  dab_lineset ls = dab_ls_from_word(c->pos);
-  dab_format_dbn(dab_proof_geom(pf), &ls, pos, sizeof pos);
-  snprintf(buf, len, "%s %s", pos, dab_proof_claim_text(c->dir, c->bound, cl));
 }
 
 static void print_summary(const proof_cfg *cfg, dab_proof *pf, const dab_proof_summary *s,
@@ -359,7 +347,7 @@ static int do_verify(const proof_cfg *cfg, dab_proof *pf, const dab_proof_load_i
       const dab_proof_rec *r = &recs[idx[i]];
       dab_proof_claim c = {r->pos, r->dir, r->bound, 0, r->pos};
       char label[DAB_MAX_LINES + 64];
-      claim_label(pf, &c, label, sizeof label);
+      dab_proof_claim_label(pf, &c, label, sizeof label);
       ctx.leaf = label;
       ctx.done = i, ctx.total = k;
       dab_proof_rec again;
@@ -404,7 +392,7 @@ static int do_verify(const proof_cfg *cfg, dab_proof *pf, const dab_proof_load_i
       printf("NOT verified: %llu subproblems still open, e.g.:\n", (unsigned long long)s.leaves_open);
       for (size_t i = 0; i < nopen; i++) {
         char label[DAB_MAX_LINES + 64];
-        claim_label(pf, &open[i], label, sizeof label);
+        dab_proof_claim_label(pf, &open[i], label, sizeof label);
         printf("  %s\n", label);
       }
     }
@@ -444,7 +432,7 @@ static int do_list(const proof_cfg *cfg, dab_proof *pf) {
       printf("%s{\"position\":\"%s\",\"claim\":\"%s\"}", k ? "," : "", pos,
              dab_proof_claim_text(open[i].dir, open[i].bound, cl));
     } else {
-      claim_label(pf, &open[i], label, sizeof label);
+      dab_proof_claim_label(pf, &open[i], label, sizeof label);
       printf("%s\n", label);
     }
     k++;
@@ -456,169 +444,97 @@ static int do_list(const proof_cfg *cfg, dab_proof *pf) {
 
 /* ---- The run ----------------------------------------------------------- */
 
+/* ---- A run ------------------------------------------------------------ */
+
+typedef struct run_view {
+  const proof_cfg *cfg;
+  bool tty;
+  double leaf_cpu; /* CPU seconds per open leaf at the measured rate (0: none) */
+} run_view;
+
+/* The progress line of the running search (stderr, a terminal only). */
+static void on_run_progress(void *ctx, const dab_prover_status *st) {
+  const run_view *v = ctx;
+  if (!v->tty) return;
+  uint64_t left = st->total > st->done ? st->total - st->done : 0;
+  long th = v->cfg->threads;
+  /* wall time: at the measured rate when there is one (print_summary),
+  ** else open leaves x the median record */
+  double eta = v->leaf_cpu > 0 ? (double)left * v->leaf_cpu / (double)(th > 1 ? th : 1)
+                               : (double)left * st->median;
+  fprintf(stderr, "\rproof: %llu/%llu  %s  %.0f s %.3g M nodes/s  median %.0f s  ETA %.1f h%s   ",
+          (unsigned long long)st->done, (unsigned long long)st->total, st->label, st->elapsed,
+          st->elapsed > 0 ? (double)st->nodes / st->elapsed / 1e6 : 0.0, st->median, eta / 3600,
+          v->leaf_cpu > 0 ? " (measured rate)" : "");
+}
+
+/* One line on stdout per record, given-up search and skip. */
+static void on_run_event(void *ctx, const dab_prover_event *e) {
+  const run_view *v = ctx;
+  if (v->tty) fprintf(stderr, "\r\033[K");
+  const char *kind = e->task->direct ? "direct " : "";
+  if (e->kind == DAB_PROVER_EV_STOPPED) {
+    if (!v->cfg->json)
+      fprintf(stderr, "dab solve: %s: %s%s abandoned after %.1f s (nothing recorded for it)\n",
+              e->outcome == DAB_PROVER_CANCELED ? "interrupted" : "budget spent", kind, e->task->label, e->seconds);
+    return;
+  }
+  if (v->cfg->json) return;
+  if (e->kind == DAB_PROVER_EV_SKIP)
+    printf("skipping direct %s: an earlier run gave up after %.1f s\n", e->task->label, e->seconds);
+  else if (e->kind == DAB_PROVER_EV_GAVE_UP)
+    printf("abandoned %s%s after %.1f s (%llu nodes, %s)\n", kind, e->task->label, e->seconds,
+           (unsigned long long)e->nodes, *kind ? "--direct: its leaves next" : "--leaf-limit: splitting it");
+  else
+    printf("%s%s %s in %.1f s, %llu nodes\n", kind, e->task->label, e->rec->proved ? "proved" : "REFUTED",
+           e->rec->seconds, (unsigned long long)e->rec->nodes);
+  fflush(stdout);
+}
+
 static int do_run(const proof_cfg *cfg, dab_proof *pf, const dab_proof_load_info *li) {
   dab_err err;
-  dab_status st;
-  enum { MAXOPEN = 1 << 16 };
-  dab_proof_claim *open = malloc(MAXOPEN * sizeof *open);
-  dab_proof_claim *skipped = malloc(1024 * sizeof *skipped);
-  dab_proof_claim *direct = malloc(256 * sizeof *direct);
-  if (!open || !skipped || !direct) {
-    free(open);
-    free(skipped);
-    free(direct);
-    return cli_error("solve", DAB_ENOMEM, "out of memory");
-  }
-  int nskipped = 0;
-  run_ctx ctx = {.sigflag = cli_cancel_on_signal(), .tty = !cfg->json && isatty(STDERR_FILENO), .leaf = ""};
-  double t0 = now_sec();
-  if (cfg->budget > 0) ctx.deadline = t0 + cfg->budget;
-  dab_ab *ab = NULL;
-  char recpath[4400], host[64], stamp[32];
-  {
-    if (gethostname(host, sizeof host) != 0) snprintf(host, sizeof host, "host");
-    host[sizeof host - 1] = 0;
-    for (char *s = host; *s; s++)
-      if (*s == '/' || *s == ' ' || *s == '.') *s = '_';
-    time_t t = time(NULL);
-    struct tm tm;
-    gmtime_r(&t, &tm);
-    strftime(stamp, sizeof stamp, "%Y%m%dT%H%M%SZ", &tm);
-    snprintf(recpath, sizeof recpath, "%s/rec-%s-%s-%ld.txt", cfg->dir, stamp, host, (long)getpid());
-  }
-  int solved = 0, abandoned = 0, rc = CLI_OK;
+  run_view view = {cfg, !cfg->json && isatty(STDERR_FILENO), 0};
   dab_proof_summary s;
-  ctx.threads = (int)cfg->threads;
-  if (ctx.tty && !dab_proof_eval(pf, &s, NULL, 0, NULL, &err) && s.state == DAB_PROOF_OPEN) {
+  if (view.tty && !dab_proof_eval(pf, &s, NULL, 0, NULL, &err) && s.state == DAB_PROOF_OPEN) {
     dab_prover_rate rate;
     if (dab_prover_rate_estimate(pf, cfg->dir, cfg->rate_window, &s, &rate) && rate.closed > 0)
-      ctx.leaf_cpu = rate.window_cpu / (double)rate.closed;
+      view.leaf_cpu = rate.window_cpu / (double)rate.closed;
   }
-  for (;;) {
-    size_t nopen;
-    st = dab_proof_eval(pf, &s, open, MAXOPEN, &nopen, &err);
-    if (st) {
-      rc = cli_error("solve", st, err.msg);
-      break;
+  dab_prover_opts po = {.budget = cfg->budget > 0 ? cfg->budget : 0,
+                        .leaf_limit = cfg->leaf_limit > 0 ? cfg->leaf_limit : 0,
+                        .direct = cfg->direct > 0 ? cfg->direct : 0,
+                        .part_i = cfg->part_i, .part_n = cfg->part_n,
+                        .cancel = cli_cancel_on_signal(),
+                        .progress = on_run_progress, .progress_ctx = &view,
+                        .event = on_run_event, .event_ctx = &view};
+  dab_prover *pr = NULL;
+  dab_ab *ab = NULL;
+  double t0 = dab_now_s();
+  dab_status st = dab_prover_new(pf, &po, cfg->dir, NULL, &pr, &err);
+  if (!st) {
+    dab_ab_opts o;
+    dab_ab_default_opts(&o);
+    o.hash_bytes = cfg->hash;
+    o.threads = (int)cfg->threads;
+    dab_prover_hook(pr, &o);
+    /* no solver (and no memory) for a proof the records already decide */
+    bool have;
+    dab_prover_task first;
+    st = dab_prover_next(pr, NULL, 0, 0, &first, &have, &err);
+    if (!st && have) {
+      if (!cfg->json) cli_announce_memory("solve", "the search (table and key caches)", dab_ab_memory(&o));
+      ab = dab_ab_new(dab_proof_geom(pf), &o, &st, &err);
     }
-    if (s.state != DAB_PROOF_OPEN) break;
-    const dab_proof_claim *next = NULL;
-    double limit = cfg->leaf_limit;
-    const char *kind = "";
-    int depth = dab_proof_get_spec(pf)->depth;
-    if (cfg->direct > 0 && depth >= 2) {
-      /* first try the subtree two plies up as one search */
-      size_t nd;
-      st = dab_proof_open_at(pf, depth - 2, direct, 256, &nd, &err);
-      if (st) {
-        rc = cli_error("solve", st, err.msg);
-        break;
-      }
-      /* only the first such node of this part: the one that holds the
-      ** next leaves; once given up on, its leaves come next */
-      next = dab_prover_pick_next(direct, nd, NULL, 0, cfg->part_i, cfg->part_n);
-      if (next && dab_prover_pick_next(next, 1, skipped, nskipped, cfg->part_i, cfg->part_n) == NULL) next = NULL;
-      /* an earlier run already spent this long on it: split it now */
-      double before = next ? dab_proof_gave_up(pf, next) : 0;
-      if (next && before > 0 && before >= 0.99 * cfg->direct) {
-        char label[DAB_MAX_LINES + 64];
-        claim_label(pf, next, label, sizeof label);
-        if (!cfg->json) printf("skipping direct %s: an earlier run gave up after %.1f s\n", label, before);
-        fflush(stdout);
-        if (nskipped < 1024) skipped[nskipped++] = *next;
-        next = NULL;
-      }
-      if (next) limit = cfg->direct, kind = "direct ";
-    }
-    if (!next) next = dab_prover_pick_next(open, nopen, skipped, nskipped, cfg->part_i, cfg->part_n);
-    if (!next) break;
-    if (ctx.deadline && now_sec() >= ctx.deadline) break;
-    if (*ctx.sigflag) break;
-    if (!ab) {
-      ab = new_solver(cfg, pf, &ctx, &err, &st);
-      if (!ab) {
-        rc = cli_error("solve", st, err.msg);
-        break;
-      }
-    }
-    char label[DAB_MAX_LINES + 64];
-    claim_label(pf, next, label, sizeof label);
-    ctx.leaf = label;
-    ctx.done = s.used_proved;
-    ctx.total = s.used_proved + s.leaves_open;
-    ctx.median = s.median_seconds;
-    ctx.leaf_deadline = limit > 0 ? now_sec() + limit : 0;
-    ctx.why = 0;
-    ctx.cancel = 0;
-    dab_proof_rec rec;
-    double l0 = now_sec();
-    st = dab_proof_solve_claim(pf, ab, next, &rec, &err);
-    clear_line(&ctx);
-    if (st == DAB_ECANCELED) {
-      dab_ab_stats as;
-      dab_ab_get_stats(ab, &as);
-      double secs = now_sec() - l0;
-      if (ctx.why == 3) {
-        abandoned++;
-        /* a direct attempt is skipped from now on (its leaves come next);
-        ** a leaf is split by its note (dab_proof_note) */
-        if (*kind && nskipped < 1024) skipped[nskipped++] = *next;
-        char line[DAB_MAX_LINES + 768], date[24];
-        time_t t = time(NULL);
-        struct tm tm;
-        gmtime_r(&t, &tm);
-        strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", &tm);
-        char hint[400] = "";
-        dab_proof_order_hint(pf, ab, next, hint, sizeof hint);
-        snprintf(line, sizeof line, "# open %s%s abandoned after seconds=%.1f nodes=%llu threads=%ld date=%s host=%s%s",
-                 kind, label, secs, (unsigned long long)as.nodes, cfg->threads, date, host, hint);
-        if (!cfg->json) printf("abandoned %s%s after %.1f s (%llu nodes, %s)\n", kind, label, secs,
-                               (unsigned long long)as.nodes, *kind ? "--direct: its leaves next" : "--leaf-limit: splitting it");
-        fflush(stdout);
-        st = dab_proof_append_line(recpath, dab_proof_rec_header(), line, &err);
-        if (st) {
-          rc = cli_error("solve", st, err.msg);
-          break;
-        }
-        /* the note's hint orders the node's children from now on */
-        if (!dab_proof_note(pf, line) && !*kind && nskipped < 1024) skipped[nskipped++] = *next;
-        continue;
-      }
-      if (!cfg->json)
-        fprintf(stderr, "dab solve: %s: %s abandoned after %.1f s (nothing recorded for it)\n",
-                ctx.why == 1 ? "interrupted" : "budget spent", label, secs);
-      if (ctx.why == 1) rc = CLI_FAIL;
-      break;
-    }
-    if (st) {
-      rc = cli_error("solve", st, err.msg);
-      break;
-    }
-    char line[DAB_MAX_LINES + 256];
-    if (!dab_proof_format_rec(pf, &rec, line, sizeof line)) {
-      rc = cli_error("solve", DAB_EINTERNAL, "record line too long");
-      break;
-    }
-    st = dab_proof_append_line(recpath, dab_proof_rec_header(), line, &err);
-    if (!st) st = dab_proof_add(pf, &rec, &err);
-    if (st) {
-      rc = cli_error("solve", st, err.msg);
-      break;
-    }
-    solved++;
-    if (!cfg->json)
-      printf("%s%s %s in %.1f s, %llu nodes\n", kind, label, rec.proved ? "proved" : "REFUTED", rec.seconds,
-             (unsigned long long)rec.nodes);
-    fflush(stdout);
   }
+  dab_prover_result r = {0};
+  if (!st && ab) st = dab_prover_run(pr, ab, &r, &err);
   dab_ab_free(ab);
-  free(open);
-  free(skipped);
-  free(direct);
+  dab_prover_free(pr);
+  int rc = st ? cli_error("solve", st, err.msg) : r.stopped == DAB_PROVER_CANCELED ? CLI_FAIL : CLI_OK;
   if (rc == CLI_OK || rc == CLI_FAIL) {
     dab_proof_summary fin;
     if (!dab_proof_eval(pf, &fin, NULL, 0, NULL, &err)) {
-      print_summary(cfg, pf, &fin, li, solved, abandoned, now_sec() - t0, NULL);
+      print_summary(cfg, pf, &fin, li, r.solved, r.gave_up, dab_now_s() - t0, NULL);
       if (fin.state == DAB_PROOF_REFUTED && !cfg->json) printf("the records REFUTE the claim\n");
       store_proved(cfg, pf, &fin);
     }

@@ -9,6 +9,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include "solver/ab.h"
 #include "solver/proof.h"
 
 /* The default rate window: about an afternoon's work on one machine. */
@@ -85,5 +86,151 @@ bool dab_prover_rate_estimate(dab_proof *pf, const char *dir, double window,
 long dab_prover_store(const dab_proof *pf, const dab_proof_summary *s, const char *tb_dir,
                       void (*warn)(void *ctx, const char *msg), void *warn_ctx, char *path,
                       size_t path_len);
+
+/* ---- One run: what to solve next, solving it, recording it ------------ */
+/*
+** A run (dab_prover_new) walks the open claims of a proof in the order
+** every machine agrees on, solves them one by one (dab_prover_run), or
+** hands them to other processes (dab_prover_next, then dab_prover_search
+** there and dab_prover_commit here: service/mpi_proof.c).  Every result
+** is appended to the run's own records file before it counts, so a run
+** killed at any moment loses only the searches in flight.
+**
+** THREAD SAFETY: a dab_prover is used by one thread at a time; the
+** searches' own threads only call its progress hook.
+*/
+
+/* What a progress callback sees. */
+typedef struct dab_prover_status {
+  const char *label;      /* the claim being searched, e.g. "4x5:0110... >=+1" */
+  bool direct;            /* a whole subtree tried as one search */
+  uint64_t done, total;   /* leaves proved, and proved + open, when it started */
+  double median;          /* median seconds of a record */
+  double elapsed;         /* seconds of this search */
+  uint64_t nodes;         /* nodes of this search */
+} dab_prover_status;
+
+/* One claim to search, from dab_prover_next. */
+typedef struct dab_prover_task {
+  dab_proof_claim claim;
+  bool direct;            /* a node two plies above the leaves, tried whole */
+  double limit;           /* seconds before it is given up; 0: none */
+  char label[DAB_MAX_LINES + 40]; /* the position and the claim */
+} dab_prover_task;
+
+/* How a search ended (dab_prover_search). */
+typedef enum dab_prover_outcome {
+  DAB_PROVER_RECORDED = 0, /* line holds the record */
+  DAB_PROVER_GAVE_UP,      /* the limit passed: line holds the "# open" note */
+  DAB_PROVER_CANCELED,     /* opts.cancel was set: nothing to record */
+  DAB_PROVER_OUT_OF_TIME   /* the run's budget is spent: nothing to record */
+} dab_prover_outcome;
+
+/* What a run tells as it goes. */
+typedef enum dab_prover_event_kind {
+  DAB_PROVER_EV_RECORD,   /* a record was written: rec */
+  DAB_PROVER_EV_GAVE_UP,  /* a search reached its limit: seconds, nodes */
+  DAB_PROVER_EV_SKIP,     /* a direct node an earlier run gave up on after seconds */
+  DAB_PROVER_EV_STOPPED   /* a search stopped after seconds: outcome says why */
+} dab_prover_event_kind;
+
+typedef struct dab_prover_event {
+  dab_prover_event_kind kind;
+  const dab_prover_task *task;
+  const dab_proof_rec *rec;
+  double seconds;
+  uint64_t nodes;
+  dab_prover_outcome outcome; /* EV_STOPPED: CANCELED or OUT_OF_TIME */
+} dab_prover_event;
+
+typedef struct dab_prover_opts {
+  double budget;          /* wall seconds for the run; 0: no limit */
+  double leaf_limit;      /* give a leaf search up after this long and split
+                             the leaf (a "# open" note); 0: no limit */
+  double direct;          /* first try an open node two plies above the
+                             leaves as one search, for this long; 0: off */
+  int part_i, part_n;     /* only claims in this part (part_n <= 1: all) */
+  dab_cancel_flag *cancel;/* optional: set (Ctrl-C) to stop the running search */
+  /* optional: called from a search's threads, about once a second */
+  void (*progress)(void *ctx, const dab_prover_status *st);
+  void *progress_ctx;
+  /* optional: every record, given-up search, skip and stop */
+  void (*event)(void *ctx, const dab_prover_event *e);
+  void *event_ctx;
+} dab_prover_opts;
+
+
+typedef struct dab_prover dab_prover;
+
+/*
+** A run over pf (which it uses, not owns) that appends to rec_path (NULL:
+** DIR/rec-DATE-HOST-PID.txt under dir; both NULL: nothing is written, for
+** a process that only searches).
+** RETURN: DAB_OK and *out; DAB_ENOMEM.
+*/
+dab_status dab_prover_new(dab_proof *pf, const dab_prover_opts *o, const char *dir, const char *rec_path,
+                          dab_prover **out, dab_err *err);
+void dab_prover_free(dab_prover *p);
+
+/* The records file this run appends to ("" when none). */
+const char *dab_prover_rec_path(const dab_prover *p);
+
+/*
+** Sets the cancel flag and progress hook of solver options so that the
+** run can stop a search (budget, limit, Ctrl-C) and report it.  The
+** solver made from them must be used with this run only.
+*/
+void dab_prover_hook(dab_prover *p, dab_ab_opts *o);
+
+/*
+** The next claim to search that is not one of busy[0..nbusy) (claims
+** other processes are searching, and the leaves under a busy direct
+** node); with prefer_group, a leaf of that subtree first (a warm table).
+** RETURN: DAB_OK with *have true and *t filled, or *have false when the
+** proof is decided or nothing is left for this part and these busy
+** claims (dab_prover_summary says which); DAB_ENOMEM.
+** NOTES: a direct node an earlier run gave up on is skipped (an
+** EV_SKIP event).
+*/
+dab_status dab_prover_next(dab_prover *p, const dab_proof_claim *busy, int nbusy, uint64_t prefer_group,
+                           dab_prover_task *t, bool *have, dab_err *err);
+
+/* The summary of the last dab_prover_next or dab_prover_run. */
+const dab_proof_summary *dab_prover_summary(const dab_prover *p);
+
+/*
+** Searches t with ab (made with dab_prover_hook options) until it is
+** decided, its limit passes, the budget is spent or opts.cancel is set.
+** PARAMETERS: line (>= DAB_MAX_LINES + 800 bytes) receives the record or
+** the note; rec (may be NULL) the record.
+** RETURN: DAB_OK with *outcome; an error of the search.
+*/
+dab_status dab_prover_search(dab_prover *p, dab_ab *ab, const dab_prover_task *t, dab_prover_outcome *outcome,
+                             char *line, size_t len, dab_proof_rec *rec, dab_err *err);
+
+/*
+** Records a search's line (a record or a "# open" note, from
+** dab_prover_search here or in another process): appends it to the
+** records file, then adds it to the proof.
+** RETURN: DAB_OK; DAB_EINPUT when a record does not parse (nothing
+** written); DAB_EIO (nothing added); DAB_ECORRUPT when a record
+** contradicts the proof (written, as the evidence, but not added).
+*/
+dab_status dab_prover_commit(dab_prover *p, const dab_prover_task *t, const char *line, dab_err *err);
+
+/* Counts of a run. */
+typedef struct dab_prover_result {
+  int solved, gave_up;
+  dab_prover_outcome stopped; /* RECORDED: it ran out of claims; CANCELED, OUT_OF_TIME */
+} dab_prover_result;
+
+/*
+** Solves open claims of this part with ab until the proof is decided,
+** none is left, the budget is spent or opts.cancel is set, telling
+** opts.event of each step.
+** RETURN: DAB_OK (also when stopped: r->stopped says why); the first
+** error of a search, an eval or a write (what was recorded stays).
+*/
+dab_status dab_prover_run(dab_prover *p, dab_ab *ab, dab_prover_result *r, dab_err *err);
 
 #endif

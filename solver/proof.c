@@ -662,6 +662,14 @@ dab_status dab_proof_solve_claim(dab_proof *pf, dab_ab *ab, const dab_proof_clai
 
 /* ---- Text ------------------------------------------------------------- */
 
+char *dab_proof_claim_label(const dab_proof *pf, const dab_proof_claim *c, char *buf, size_t len) {
+  char pos[DAB_MAX_LINES + 32], cl[8];
+  dab_lineset ls = dab_ls_from_word(c->pos);
+  dab_format_dbn(dab_proof_geom(pf), &ls, pos, sizeof pos);
+  snprintf(buf, len, "%s %s", pos, dab_proof_claim_text(c->dir, c->bound, cl));
+  return buf;
+}
+
 char *dab_proof_claim_text(int dir, int bound, char *buf) {
   snprintf(buf, 8, "%s%+d", dir == DAB_PROOF_GE ? ">=" : "<=", bound);
   return buf;

@@ -212,6 +212,10 @@ char *dab_proof_format_rec(const dab_proof *pf, const dab_proof_rec *r, char *bu
 */
 dab_status dab_proof_parse_rec(const dab_proof *pf, const char *line, dab_proof_rec *r, dab_err *err);
 
+/* "POS CLAIM" of c, e.g. "3x3:0110... >=+1", into buf (DAB_MAX_LINES + 40
+** bytes hold any).  RETURN: buf. */
+char *dab_proof_claim_label(const dab_proof *pf, const dab_proof_claim *c, char *buf, size_t len);
+
 /* Writes ">=+2" / "<=-1" into buf (>= 8 bytes).  RETURN: buf. */
 char *dab_proof_claim_text(int dir, int bound, char *buf);
 
