@@ -10,6 +10,7 @@
 #include "cli/cliutil.h"
 #include "game/clock.h"
 #include "proof/prover.h"
+#include "service/mpi_proof.h"
 #include "cli/solveproof.h"
 #include "solver/proof.h"
 
@@ -18,6 +19,7 @@ static const char usage[] =
     "                 [--leaf-limit SECONDS] [--direct SECONDS] [--part I/N]\n"
     "                 [--threads N] [--hash SIZE] [--rate-window SECONDS] [--tb DIR]\n"
     "                 [--no-store] [--json]\n"
+    "       mpirun -np N dab solve POS --proof DIR --mpi [run options]\n"
     "       dab solve POS --proof DIR --verify [--recheck K [--recheck-nodes N]] [--seed S]\n"
     "                 [--threads N] [--hash SIZE] [--tb DIR] [--no-store] [--json]\n"
     "       dab solve POS --proof DIR --list [--json]\n\n"
@@ -40,6 +42,9 @@ static const char usage[] =
     "                     CPU time recorded (default 4h)\n"
     "  --part I/N         only subproblems whose subtree hashes to part I of N\n"
     "                     (0 <= I < N): split one proof over N machines\n"
+    "  --mpi              one run over the ranks of an MPI job (make MPI=1): rank 0\n"
+    "                     hands open subproblems to the others and alone writes\n"
+    "                     DIR; --threads and --hash are per rank\n"
     "  --threads N        search threads (default 1)\n"
     "  --hash SIZE        transposition table, e.g. 512M, 4G (default 2G)\n"
     "  --verify           check the claim from the records alone (exit 0 when\n"
@@ -61,7 +66,7 @@ typedef struct proof_cfg {
   uint64_t recheck_nodes; /* 0: no limit */
   double budget, leaf_limit, direct, rate_window;
   uint64_t hash;
-  bool verify, list, json, no_store;
+  bool verify, list, json, no_store, mpi;
   int part_i, part_n;
 } proof_cfg;
 
@@ -509,8 +514,10 @@ static int do_run(const proof_cfg *cfg, dab_proof *pf, const dab_proof_load_info
                         .event = on_run_event, .event_ctx = &view};
   dab_prover *pr = NULL;
   dab_ab *ab = NULL;
+  dab_prover_result r = {0};
   double t0 = dab_now_s();
   dab_status st = dab_prover_new(pf, &po, cfg->dir, NULL, &pr, &err);
+  if (st && cfg->mpi) dab_mpi_prove_lead(NULL, NULL, NULL, &r, NULL); /* the other ranks stop */
   if (!st) {
     dab_ab_opts o;
     dab_ab_default_opts(&o);
@@ -518,15 +525,16 @@ static int do_run(const proof_cfg *cfg, dab_proof *pf, const dab_proof_load_info
     o.threads = (int)cfg->threads;
     dab_prover_hook(pr, &o);
     /* no solver (and no memory) for a proof the records already decide */
-    bool have;
+    bool have = false;
     dab_prover_task first;
-    st = dab_prover_next(pr, NULL, 0, 0, &first, &have, &err);
+    if (cfg->mpi) /* the other ranks search; rank 0 too when it is alone */
+      st = dab_mpi_prove_lead(pf, pr, &o, &r, &err);
+    else st = dab_prover_next(pr, NULL, 0, 0, &first, &have, &err);
     if (!st && have) {
       if (!cfg->json) cli_announce_memory("solve", "the search (table and key caches)", dab_ab_memory(&o));
       ab = dab_ab_new(dab_proof_geom(pf), &o, &st, &err);
     }
   }
-  dab_prover_result r = {0};
   if (!st && ab) st = dab_prover_run(pr, ab, &r, &err);
   dab_ab_free(ab);
   dab_prover_free(pr);
@@ -555,6 +563,7 @@ int dab_solve_proof(int argc, char **argv) {
     else if (!strcmp(a, "--claim")) cfg.claim = v, i++;
     else if (!strcmp(a, "--part")) cfg.part_text = v, i++;
     else if (!strcmp(a, "--no-store")) cfg.no_store = true;
+    else if (!strcmp(a, "--mpi")) cfg.mpi = true;
     else if (!strcmp(a, "--tb")) {
       if (cli_check_tb_dir("solve", v)) return CLI_USAGE;
       cfg.tb_dir = v, i++;
@@ -645,13 +654,42 @@ int dab_solve_proof(int argc, char **argv) {
             p.geom.nlines);
     return CLI_USAGE;
   }
+  if (cfg.mpi && (cfg.verify || cfg.list || cfg.part_text)) {
+    fprintf(stderr, "dab solve: --mpi runs a proof; it takes no --verify, --list or --part\n");
+    return CLI_USAGE;
+  }
+  if (cfg.mpi) {
+    int rank, nranks;
+    dab_err err;
+    dab_status st = dab_mpi_join(&rank, &nranks, &err);
+    if (st) return cli_error("solve", st, err.msg);
+    if (rank > 0) { /* a worker: rank 0 prints and writes */
+      dab_ab_opts o;
+      dab_ab_default_opts(&o);
+      o.hash_bytes = cfg.hash;
+      o.threads = (int)cfg.threads;
+      dab_prover_opts po = {.budget = cfg.budget > 0 ? cfg.budget : 0, .cancel = cli_cancel_on_signal()};
+      st = dab_mpi_prove_work(&o, &po, &err);
+      dab_mpi_leave();
+      if (st) fprintf(stderr, "dab solve: rank %d: %s\n", rank, err.msg);
+      return st ? CLI_FAIL : CLI_OK;
+    }
+  }
   dab_proof *pf = NULL;
   dab_proof_load_info li;
   rc = open_proof(&cfg, &p, !cfg.verify && !cfg.list, &pf, &li);
-  if (rc) return rc;
+  if (rc) {
+    if (cfg.mpi) {
+      dab_prover_result none;
+      dab_mpi_prove_lead(NULL, NULL, NULL, &none, NULL); /* the other ranks stop */
+      dab_mpi_leave();
+    }
+    return rc;
+  }
   if (cfg.verify) rc = do_verify(&cfg, pf, &li);
   else if (cfg.list) rc = do_list(&cfg, pf);
   else rc = do_run(&cfg, pf, &li);
+  if (cfg.mpi) dab_mpi_leave();
   dab_proof_free(pf);
   return rc;
 }

@@ -172,6 +172,9 @@ dab_status dab_prover_new(dab_proof *pf, const dab_prover_opts *o, const char *d
                           dab_prover **out, dab_err *err);
 void dab_prover_free(dab_prover *p);
 
+/* The options the run was made with. */
+const dab_prover_opts *dab_prover_options(const dab_prover *p);
+
 /* The records file this run appends to ("" when none). */
 const char *dab_prover_rec_path(const dab_prover *p);
 

@@ -103,6 +103,8 @@ void dab_prover_free(dab_prover *p) {
 
 const char *dab_prover_rec_path(const dab_prover *p) { return p->rec_path; }
 
+const dab_prover_opts *dab_prover_options(const dab_prover *p) { return &p->o; }
+
 const dab_proof_summary *dab_prover_summary(const dab_prover *p) { return &p->sum; }
 
 /* The solver's progress: stops the search at the first limit passed, then
