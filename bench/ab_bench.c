@@ -36,38 +36,38 @@ int main(int argc, char **argv) {
   int test_bound = 0;
   for (int i = 2; i < argc; i++) {
     const char *a = argv[i];
-    if (!strcmp(a, "--plain")) o.decline_rule = false, o.sle = false, o.graph_keys = false;
-    else if (!strcmp(a, "--no-safe")) o.safe_capture = false;
-    else if (!strcmp(a, "--no-decline")) o.decline_rule = false;
-    else if (!strcmp(a, "--no-border")) o.border_equiv = false;
-    else if (!strcmp(a, "--no-sle")) o.sle = false;
-    else if (!strcmp(a, "--no-sacorder")) o.order_sacrifices_last = false;
-    else if (!strcmp(a, "--no-parity")) o.parity = false;
-    else if (!strcmp(a, "--no-loony")) o.loony_bound = false;
-    else if (!strcmp(a, "--no-chainmoves")) o.chain_moves = false;
+    if (!strcmp(a, "--plain")) o.tune.decline_rule = false, o.tune.sle = false, o.tune.graph_keys = false;
+    else if (!strcmp(a, "--no-safe")) o.tune.safe_capture = false;
+    else if (!strcmp(a, "--no-decline")) o.tune.decline_rule = false;
+    else if (!strcmp(a, "--no-border")) o.tune.border_equiv = false;
+    else if (!strcmp(a, "--no-sle")) o.tune.sle = false;
+    else if (!strcmp(a, "--no-sacorder")) o.tune.order_sacrifices_last = false;
+    else if (!strcmp(a, "--no-parity")) o.tune.parity = false;
+    else if (!strcmp(a, "--no-loony")) o.tune.loony_bound = false;
+    else if (!strcmp(a, "--no-chainmoves")) o.tune.chain_moves = false;
     else if (!strcmp(a, "--analyze")) analyze = true;
-    else if (!strcmp(a, "--graph") && i + 1 < argc) o.graph_keys = true, o.graph_min_free = atoi(argv[++i]);
-    else if (!strcmp(a, "--no-graph")) o.graph_keys = false;
-    else if (!strcmp(a, "--no-abdada")) o.abdada = false;
-    else if (!strcmp(a, "--no-rotate")) o.smp_rotate = false;
-    else if (!strcmp(a, "--rotate")) o.smp_rotate = true;
-    else if (!strcmp(a, "--ttmin") && i + 1 < argc) o.tt_min_free = atoi(argv[++i]);
+    else if (!strcmp(a, "--graph") && i + 1 < argc) o.tune.graph_keys = true, o.tune.graph_min_free = atoi(argv[++i]);
+    else if (!strcmp(a, "--no-graph")) o.tune.graph_keys = false;
+    else if (!strcmp(a, "--no-abdada")) o.tune.abdada = false;
+    else if (!strcmp(a, "--no-rotate")) o.tune.smp_rotate = false;
+    else if (!strcmp(a, "--rotate")) o.tune.smp_rotate = true;
+    else if (!strcmp(a, "--ttmin") && i + 1 < argc) o.tune.tt_min_free = atoi(argv[++i]);
     else if (!strcmp(a, "--etc") && i + 1 < argc)
-      o.etc = true, o.etc_cached_only = false, o.etc_min_free = atoi(argv[++i]);
-    else if (!strcmp(a, "--no-etc")) o.etc = false;
-    else if (!strcmp(a, "--etc-full") && i + 1 < argc) o.etc_full_min_free = atoi(argv[++i]);
-    else if (!strcmp(a, "--keycache") && i + 1 < argc) o.keycache_bits = atoi(argv[++i]);
-    else if (!strcmp(a, "--no-handouts")) o.hard_handouts = false;
-    else if (!strcmp(a, "--no-junction")) o.junction_chains = false;
+      o.tune.etc = true, o.tune.etc_cached_only = false, o.tune.etc_min_free = atoi(argv[++i]);
+    else if (!strcmp(a, "--no-etc")) o.tune.etc = false;
+    else if (!strcmp(a, "--etc-full") && i + 1 < argc) o.tune.etc_full_min_free = atoi(argv[++i]);
+    else if (!strcmp(a, "--keycache") && i + 1 < argc) o.tune.keycache_bits = atoi(argv[++i]);
+    else if (!strcmp(a, "--no-handouts")) o.tune.hard_handouts = false;
+    else if (!strcmp(a, "--no-junction")) o.tune.junction_chains = false;
     else if (!strcmp(a, "--etc-cached") && i + 1 < argc)
-      o.etc = o.etc_cached_only = true, o.etc_min_free = atoi(argv[++i]);
+      o.tune.etc = o.tune.etc_cached_only = true, o.tune.etc_min_free = atoi(argv[++i]);
     else if (!strcmp(a, "--hash") && i + 1 < argc) o.hash_bytes = strtoull(argv[++i], NULL, 10) << 20;
     else if (!strcmp(a, "--threads") && i + 1 < argc) o.threads = atoi(argv[++i]);
     else if (!strcmp(a, "--limit") && i + 1 < argc) o.node_limit = strtoull(argv[++i], NULL, 10);
     else if (!strcmp(a, "--test") && i + 1 < argc) test = true, test_bound = atoi(argv[++i]);
     else if (!strcmp(a, "--policy") && i + 1 < argc) {
       const char *p = argv[++i];
-      o.tt_policy = !strcmp(p, "always") ? DAB_TT_ALWAYS : !strcmp(p, "direct") ? DAB_TT_DIRECT : DAB_TT_WORK;
+      o.tune.tt_policy = !strcmp(p, "always") ? DAB_TT_ALWAYS : !strcmp(p, "direct") ? DAB_TT_DIRECT : DAB_TT_WORK;
     } else { usage(); return 2; }
   }
   static dab_parsed ps;

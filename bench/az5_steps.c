@@ -15,6 +15,7 @@
 #include <string.h>
 #include <math.h>
 #include <sys/resource.h>
+#include "game/clock.h"
 #include "agents/agent.h"
 #include "agents/az.h"
 #include "bench/benchutil.h"
@@ -168,11 +169,7 @@ static int write_az0(const char *path, int rows, int cols) {
 
 /* Seconds of CPU this process used (the machine is shared: wall time
 ** overstates a player's cost). */
-static double cpu_now(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
+static double cpu_now(void) { return dab_process_cpu_s(); }
 
 /* ---- grading ------------------------------------------------------------ */
 static int sgn(int x) { return (x > 0) - (x < 0); }

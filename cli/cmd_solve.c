@@ -74,10 +74,10 @@ static void print_warning(void *ctx, const char *msg) {
 static dab_status open_oracle(const dab_geom *g, const solve_cfg *c, dab_oracle **out, dab_err *err) {
   dab_ab_opts ao;
   dab_ab_default_opts(&ao);
-  ao.border_equiv = c->border;
-  ao.decline_rule = c->decline;
-  if (!c->sle) ao.sle = false;
-  if (!c->graph) ao.graph_keys = false;
+  ao.tune.border_equiv = c->border;
+  ao.tune.decline_rule = c->decline;
+  if (!c->sle) ao.tune.sle = false;
+  if (!c->graph) ao.tune.graph_keys = false;
   const char *every = getenv("DAB_CHECKPOINT_SECONDS"); /* tests: a fixed checkpoint period */
   dab_oracle_opts oo = {.tb_dir = c->tb_dir,
                         .threads = c->threads ? c->threads : cli_cores(),

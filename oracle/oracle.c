@@ -253,7 +253,7 @@ static dab_ab_opts solver_opts(const dab_oracle *o, uint64_t hash) {
   ao.cancel = o->opts.cancel;
   /* a table capped by a node limit gets a key cache to match (the default
   ** minimum, 48 MiB, would dwarf it) */
-  if (!ao.keycache_bits && o->opts.search_node_limit && hash < (64ull << 20)) ao.keycache_bits = 16;
+  if (!ao.tune.keycache_bits && o->opts.search_node_limit && hash < (64ull << 20)) ao.tune.keycache_bits = 16;
   return ao;
 }
 

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include "game/clock.h"
 #include "game/postext.h"
 #include "service/service_int.h"
 
@@ -111,11 +112,7 @@ static int open_boxes(const dab_geom *g, const dab_game *game) {
   return n;
 }
 
-static double ms_since(const struct timespec *t0) {
-  struct timespec t1;
-  clock_gettime(CLOCK_MONOTONIC, &t1);
-  return (double)(t1.tv_sec - t0->tv_sec) * 1e3 + (double)(t1.tv_nsec - t0->tv_nsec) / 1e6;
-}
+static double ms_since(double t0) { return (dab_now_s() - t0) * 1e3; }
 
 /* The position's own keys: pos, dbn, rows, cols, and with a move history
 ** to_move and score. */
@@ -161,8 +158,7 @@ static void add_bounds(json_t *o, int lower, int upper) {
 ** trivial bounds).  RETURN: the answer object, or NULL with e filled.
 */
 static json_t *analyze_one(dab_service *s, const char *text, uint64_t *nodes_left, const char *prefix, api_err *e) {
-  struct timespec t0;
-  clock_gettime(CLOCK_MONOTONIC, &t0);
+  double t0 = dab_now_s();
   dab_parsed p;
   if (!parse_pos(text, &p, prefix, e)) return NULL;
   const dab_geom *g = &p.geom;
@@ -182,7 +178,7 @@ static json_t *analyze_one(dab_service *s, const char *text, uint64_t *nodes_lef
     add_bounds(o, -b, b);
     json_object_set_new(o, "source", json_string("search"));
     json_object_set_new(o, "nodes", json_integer(0));
-    json_object_set_new(o, "ms", json_real(ms_since(&t0)));
+    json_object_set_new(o, "ms", json_real(ms_since(t0)));
     return o;
   }
   dab_oracle *orc = state == SLOT_TABLE ? slot->table : slot->search;
@@ -202,7 +198,7 @@ static json_t *analyze_one(dab_service *s, const char *text, uint64_t *nodes_lef
   }
   json_object_set_new(o, "source", json_string(info.source ? info.source : dab_oracle_source(orc)));
   if (state == SLOT_SEARCH) json_object_set_new(o, "nodes", json_integer((json_int_t)info.nodes));
-  json_object_set_new(o, "ms", json_real(ms_since(&t0)));
+  json_object_set_new(o, "ms", json_real(ms_since(t0)));
   return o;
 }
 
@@ -300,10 +296,9 @@ static dab_status get_play(dab_service *s, dab_service_arg_fn arg, void *ctx, da
   if (st) return svc_error(r, 500, "internal", "player '%s': %s", spec, err.msg);
   dab_rng rng;
   dab_rng_seed(&rng, seed);
-  struct timespec t0;
-  clock_gettime(CLOCK_MONOTONIC, &t0);
+  double t0 = dab_now_s();
   int m = dab_player_move(pl, &p.game, &rng);
-  double ms = ms_since(&t0);
+  double ms = ms_since(t0);
   json_t *o = position_json(text, &p);
   json_object_set_new(o, "player", jstr(dab_player_name(pl)));
   dab_player_free(pl);

@@ -9,38 +9,38 @@
 void dab_ab_default_opts(dab_ab_opts *o) {
   memset(o, 0, sizeof *o);
   o->hash_bytes = 1ull << 30;
-  o->tt_policy = DAB_TT_WORK;
+  o->tune.tt_policy = DAB_TT_WORK;
   o->threads = 1;
-  o->safe_capture = true;
-  o->decline_rule = true;
-  o->border_equiv = true;
-  o->sle = true;
-  o->order_sacrifices_last = true;
-  o->parity = true;
-  o->loony_bound = true;
-  o->chain_moves = true;
-  o->hard_handouts = true;
-  o->junction_chains = true;
-  o->graph_keys = true;
-  o->graph_min_free = 8;
-  o->abdada = true;
-  o->smp_rotate = false;
-  o->smp_min_free = SMP_MIN_FREE;
+  o->tune.safe_capture = true;
+  o->tune.decline_rule = true;
+  o->tune.border_equiv = true;
+  o->tune.sle = true;
+  o->tune.order_sacrifices_last = true;
+  o->tune.parity = true;
+  o->tune.loony_bound = true;
+  o->tune.chain_moves = true;
+  o->tune.hard_handouts = true;
+  o->tune.junction_chains = true;
+  o->tune.graph_keys = true;
+  o->tune.graph_min_free = 8;
+  o->tune.abdada = true;
+  o->tune.smp_rotate = false;
+  o->tune.smp_min_free = SMP_MIN_FREE;
   /* ETC on the children whose keys are cached, at 18+ free lines:
   ** -17% nodes and -11% time on 3x5, -8% time on 2x7 (docs/solver.md);
   ** keying every child costs more than the cutoffs save. */
-  o->etc = true;
-  o->etc_cached_only = true;
-  o->etc_min_free = 18;
+  o->tune.etc = true;
+  o->tune.etc_cached_only = true;
+  o->tune.etc_min_free = 18;
   /* ... and on every child at 30+ free lines, where a node's subtree is
   ** worth far more than its children's keys: -5% time on 3x5 and 2x7
   ** (2-6%), -7% on 4x4 (docs/solver.md, "Enhanced transposition cutoffs"). */
-  o->etc_full_min_free = 30;
+  o->tune.etc_full_min_free = 30;
 }
 
 /* log2 of the graph-key cache's entries for options o. */
 static int keycache_bits(const dab_ab_opts *o) {
-  if (o->keycache_bits > 0) return o->keycache_bits < 30 ? o->keycache_bits : 30;
+  if (o->tune.keycache_bits > 0) return o->tune.keycache_bits < 30 ? o->tune.keycache_bits : 30;
   uint64_t want = (o->hash_bytes ? o->hash_bytes : 1ull << 30) / 8 / sizeof(keycache_entry);
   int bits = KEYCACHE_MIN_BITS;
   while (bits < KEYCACHE_MAX_BITS && (1ull << (bits + 1)) <= want) bits++;
@@ -48,8 +48,8 @@ static int keycache_bits(const dab_ab_opts *o) {
 }
 
 uint64_t dab_ab_memory(const dab_ab_opts *o) {
-  uint64_t tt = o->no_tt ? 64 : o->hash_bytes ? o->hash_bytes : 1ull << 30;
-  uint64_t caches = o->graph_keys && !o->no_tt ? sizeof(keycache_entry) << keycache_bits(o) : 0;
+  uint64_t tt = o->tune.no_tt ? 64 : o->hash_bytes ? o->hash_bytes : 1ull << 30;
+  uint64_t caches = o->tune.graph_keys && !o->tune.no_tt ? sizeof(keycache_entry) << keycache_bits(o) : 0;
   return dab_tt_buckets_for(tt) * sizeof(dab_tt_bucket) + caches;
 }
 
@@ -93,7 +93,7 @@ dab_ab *dab_ab_new(const dab_geom *g, const dab_ab_opts *opts, dab_status *st, d
     *st = DAB_ENOMEM;
     return NULL;
   }
-  *st = dab_tt_init(&ab->tt, ab->o.no_tt ? 64 : ab->o.hash_bytes, ab->o.tt_policy, err);
+  *st = dab_tt_init(&ab->tt, ab->o.tune.no_tt ? 64 : ab->o.hash_bytes, ab->o.tune.tt_policy, err);
   if (*st) {
     dab_sym_free(ab->sym);
     free(ab);
@@ -126,7 +126,7 @@ dab_ab *dab_ab_new(const dab_geom *g, const dab_ab_opts *opts, dab_status *st, d
   for (int i = 0; i < ab->sym->ngroups; i++)
     for (uint64_t m = ab->sym->group[i]; m; m &= m - 1) ab->group_of[__builtin_ctzll(m)] = ab->sym->group[i];
   pthread_mutex_init(&ab->stats_lock, NULL);
-  if (ab->o.threads > 1 && ab->o.abdada && !ab->o.no_tt) {
+  if (ab->o.threads > 1 && ab->o.tune.abdada && !ab->o.tune.no_tt) {
     ab->busy = calloc((size_t)1 << BUSY_BITS, sizeof *ab->busy);
     if (!ab->busy) {
       dab_ab_free(ab);
@@ -134,7 +134,7 @@ dab_ab *dab_ab_new(const dab_geom *g, const dab_ab_opts *opts, dab_status *st, d
       return NULL;
     }
   }
-  if (ab->o.graph_keys && !ab->o.no_tt) {
+  if (ab->o.tune.graph_keys && !ab->o.tune.no_tt) {
     /* probed at random: on huge pages, as the table is */
     ab->keycache_shift = 64 - keycache_bits(&ab->o);
     ab->keycache = dab_huge_map(sizeof(keycache_entry) << (64 - ab->keycache_shift));
@@ -189,7 +189,7 @@ void ab_driver_merge(dab_ab *ab, ab_driver *d) { ab_stats_merge(ab, &d->st); }
 /* ---- Seeding from stored results ------------------------------------------ */
 
 bool dab_ab_probe(const dab_ab *ab, uint64_t p, dab_tt_hit *hit) {
-  if (ab->o.no_tt || dab64_three_sided(&ab->g, p)) return false;
+  if (ab->o.tune.no_tt || dab64_three_sided(&ab->g, p)) return false;
   pos_key pk;
   position_key(ab, NULL, p, &pk);
   return dab_tt_probe_checked(&ab->tt, pk.key, pk.check, hit);
@@ -199,7 +199,7 @@ dab_status dab_ab_seed(dab_ab *ab, uint64_t p, int lower, int upper, int work, d
   dab_status st = ab_check_position(ab, p, err);
   if (st) return st;
   if (work < 0 || work > 63) return dab_fail(err, DAB_EINPUT, "seed work %d is not 0..63", work);
-  if (ab->o.no_tt) return DAB_OK;
+  if (ab->o.tune.no_tt) return DAB_OK;
   int n = dab_ab_open_boxes(&ab->g, p);
   if (lower < -n) lower = -n;
   if (upper > n) upper = n;
@@ -214,7 +214,7 @@ dab_status dab_ab_seed(dab_ab *ab, uint64_t p, int lower, int upper, int work, d
 }
 
 dab_status dab_ab_seed_key(dab_ab *ab, uint64_t key, uint32_t check, int lower, int upper, int work) {
-  if (ab->o.no_tt) return DAB_OK;
+  if (ab->o.tune.no_tt) return DAB_OK;
   if (lower > upper || work < 0 || work > 63) return DAB_EINPUT;
   dab_tt_store_checked(&ab->tt, key, check, lower, upper, -1, work);
   return DAB_OK;

@@ -77,10 +77,13 @@
 ** dab_ab_analyze_moves (whose hooks it calls from those threads).
 */
 
-typedef struct dab_ab_opts {
-  uint64_t hash_bytes;          /* transposition table size; 0 = 1 GiB */
+/*
+** The search's rules and tuning knobs: dab_ab_default_opts sets every
+** exact rule the tests have proved on; the other settings exist to
+** measure each rule's worth (bench/ab_bench, docs/solver.md).
+*/
+typedef struct dab_ab_tuning {
   dab_tt_policy tt_policy;      /* replacement policy (DAB_TT_WORK) */
-  int threads;                  /* lazy-SMP threads; 0 or 1 = one */
   bool no_tt;                   /* search without a table (tests only) */
   bool safe_capture;
   bool decline_rule;
@@ -106,6 +109,11 @@ typedef struct dab_ab_opts {
                                    0 = by the table: 1/16 to 1/8 of its bytes, 2^21..2^26 */
   int tt_min_free;              /* no table below this many free lines (0: always; measured
                                    no clear gain, docs/solver.md) */
+} dab_ab_tuning;
+
+typedef struct dab_ab_opts {
+  uint64_t hash_bytes;          /* transposition table size; 0 = 1 GiB */
+  int threads;                  /* lazy-SMP threads; 0 or 1 = one */
   uint64_t mem_limit;           /* refuse plans above this; 0 = MemAvailable */
   uint64_t node_limit;          /* stop (DAB_ECANCELED) after this many; 0 = none */
   dab_progress_fn progress;     /* optional; `what` carries the current bounds */
@@ -114,6 +122,7 @@ typedef struct dab_ab_opts {
   /* Called each time the root driver proves a new bound (optional). */
   void (*on_bound)(void *ctx, int lower, int upper);
   void *bound_ctx;
+  dab_ab_tuning tune;           /* rules and knobs (dab_ab_default_opts) */
 } dab_ab_opts;
 
 /* The recommended settings: every exact rule that tests have proved on. */

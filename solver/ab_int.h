@@ -141,7 +141,7 @@ static inline keycache_entry *keycache_slot(const dab_ab *ab, keycache_entry *ca
 
 /* True when p's table key is its graph key (else its symmetric key). */
 static inline bool graph_keyed(const dab_ab *ab, uint64_t p) {
-  return ab->o.graph_keys && dab_popcount64(ab->g.all_lines & ~p) >= ab->o.graph_min_free;
+  return ab->o.tune.graph_keys && dab_popcount64(ab->g.all_lines & ~p) >= ab->o.tune.graph_min_free;
 }
 
 /* p's graph key from the cache.  RETURN: false when the entry holds
@@ -175,7 +175,7 @@ static inline void position_key(const dab_ab *ab, keycache_entry *cache, uint64_
       __atomic_store_n(&e->tag, p ^ k->key ^ k->check, __ATOMIC_RELAXED);
     }
   } else {
-    k->key = dab_sym_canon64(ab->sym, p, ab->o.border_equiv, &k->tr);
+    k->key = dab_sym_canon64(ab->sym, p, ab->o.tune.border_equiv, &k->tr);
     k->check = 0;
     k->graph = false;
   }
@@ -185,7 +185,7 @@ static inline void position_key(const dab_ab *ab, keycache_entry *cache, uint64_
 ** key found in the cache.  RETURN: false when p's graph key is not cached. */
 static inline bool cheap_key(const dab_ab *ab, keycache_entry *cache, uint64_t p, uint64_t *key, uint32_t *check) {
   if (!graph_keyed(ab, p)) {
-    *key = dab_sym_canon64(ab->sym, p, ab->o.border_equiv, NULL);
+    *key = dab_sym_canon64(ab->sym, p, ab->o.tune.border_equiv, NULL);
     *check = 0;
     return true;
   }

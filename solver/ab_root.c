@@ -45,7 +45,7 @@ static void worker_stats_add(dab_ab_stats *s, const ab_worker *w) {
 ** RETURN: DAB_OK and *result (fail-soft), or DAB_ECANCELED. */
 static dab_status run_test_once(dab_ab *ab, ab_driver *d, uint64_t p, int nrem, int beta, int *result) {
   int nt = d->threads;
-  if (dab_popcount64(ab->g.all_lines & ~p) < ab->o.smp_min_free) nt = 1;
+  if (dab_popcount64(ab->g.all_lines & ~p) < ab->o.tune.smp_min_free) nt = 1;
   ab_worker ws[DAB_AB_MAX_THREADS];
   flag_set(&d->stop, 0);
   flag_set(&d->stop_reason, 0);
@@ -157,10 +157,10 @@ static dab_status solve_from(dab_ab *ab, ab_driver *d, uint64_t p, int guess0, i
   d->last_progress = t0;
   int nrem = dab_ab_open_boxes(&ab->g, p);
   int lo = lo0 > -nrem ? lo0 : -nrem, hi = hi0 < nrem ? hi0 : nrem;
-  int step = ab->o.parity ? 2 : 1;
-  int guess = ab->o.parity ? parity_down(guess0, nrem) : guess0;
+  int step = ab->o.tune.parity ? 2 : 1;
+  int guess = ab->o.tune.parity ? parity_down(guess0, nrem) : guess0;
   /* A warm table may already know the root. */
-  if (!ab->o.no_tt) {
+  if (!ab->o.tune.no_tt) {
     dab_tt_hit hit;
     pos_key pk;
     position_key(ab, NULL, p, &pk);
@@ -181,11 +181,11 @@ static dab_status solve_from(dab_ab *ab, ab_driver *d, uint64_t p, int guess0, i
     st = run_test(ab, d, p, nrem, b, &r);
     if (st) break;
     if (r >= b) {
-      int nl = ab->o.parity ? parity_up(r, nrem) : r;
+      int nl = ab->o.tune.parity ? parity_up(r, nrem) : r;
       if (nl > lo) lo = nl;
       guess = lo;
     } else {
-      int nh = ab->o.parity ? parity_down(r, nrem) : r;
+      int nh = ab->o.tune.parity ? parity_down(r, nrem) : r;
       if (nh < hi) hi = nh;
       guess = hi;
     }

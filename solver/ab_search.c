@@ -107,9 +107,9 @@ static int chain_of(const dab_geom *g, uint64_t p, int m, int *len, uint64_t *bo
 */
 static inline int chain_opening(const dab_ab *ab, int kind, int len, uint64_t boxes, int end) {
   if (kind == 2) return end;
-  if (kind == 3 && !ab->o.junction_chains) return -1;
+  if (kind == 3 && !ab->o.tune.junction_chains) return -1;
   if (len >= 3) return end;
-  if (kind == 1 && len == 2 && ab->o.hard_handouts) {
+  if (kind == 1 && len == 2 && ab->o.tune.hard_handouts) {
     const dab_geom *g = &ab->g;
     int b0 = __builtin_ctzll(boxes), b1 = __builtin_ctzll(boxes & (boxes - 1));
     return __builtin_ctzll(g->box_mask[b0] & g->box_mask[b1]);
@@ -131,7 +131,7 @@ static inline int chain_opening(const dab_ab *ab, int kind, int len, uint64_t bo
 */
 static inline int loony_upper(const dab_ab *ab, int kind, int k) {
   if (kind == 1 && k >= 3) return -(k - 2);
-  if (kind == 3 && k >= 3 && ab->o.junction_chains) return -(k - 2);
+  if (kind == 3 && k >= 3 && ab->o.tune.junction_chains) return -(k - 2);
   if (kind == 2 && k >= 4) return -(k - 4);
   return 1000;
 }
@@ -149,7 +149,7 @@ static int search(ab_worker *w, uint64_t p, int nrem, int alpha, int beta, int p
   if (beta <= -nrem) return -nrem;
 
   uint64_t three = dab64_three_sided(g, p);
-  if (three && (ab->o.safe_capture || ab->o.decline_rule)) {
+  if (three && (ab->o.tune.safe_capture || ab->o.tune.decline_rule)) {
     int db = -1, dline = -1, dother = -1;
     for (uint64_t t = three; t; t &= t - 1) {
       int b = __builtin_ctzll(t);
@@ -157,7 +157,7 @@ static int search(ab_worker *w, uint64_t p, int nrem, int alpha, int beta, int p
       int o = other_box(g, l, b);
       int os = o >= 0 ? dab64_sides(g, p, o) : -1;
       if (os != 2) {
-        if (ab->o.safe_capture) {
+        if (ab->o.tune.safe_capture) {
           int k = os == 3 ? 2 : 1;
           return k + search(w, p | 1ull << l, nrem - k, alpha - k, beta - k, ply + 1, false);
         }
@@ -165,7 +165,7 @@ static int search(ab_worker *w, uint64_t p, int nrem, int alpha, int beta, int p
         db = b, dline = l, dother = o;
       }
     }
-    if (db >= 0 && ab->o.decline_rule) {
+    if (db >= 0 && ab->o.tune.decline_rule) {
       /* No safe capture: every capture, then the decline of the first
       ** such box (the retrograde's rule; see ab.h). */
       int best = NEG_INF;
@@ -193,7 +193,7 @@ static int search(ab_worker *w, uint64_t p, int nrem, int alpha, int beta, int p
   }
 
   /* A general node: table, then every move. */
-  const bool use_tt = !ab->o.no_tt && dab_popcount64(g->all_lines & ~p) >= ab->o.tt_min_free;
+  const bool use_tt = !ab->o.tune.no_tt && dab_popcount64(g->all_lines & ~p) >= ab->o.tune.tt_min_free;
   pos_key pk;
   int ttmove = -1;
   if (use_tt) {
@@ -214,7 +214,7 @@ static int search(ab_worker *w, uint64_t p, int nrem, int alpha, int beta, int p
   /* Box classes as bit masks, for the SLE test and the move list. */
   const dab64_sides4 sides = dab64_side_vectors(g, p);
   const uint64_t two = dab64_two_sided_v(sides);
-  if (ab->o.sle && !three && (two | dab64_complete_v(sides)) == dab64_all_boxes(g)) {
+  if (ab->o.tune.sle && !three && (two | dab64_complete_v(sides)) == dab64_all_boxes(g)) {
     int16_t chains[DAB_MAX_BOXES], loops[DAB_MAX_BOXES];
     int nch = 0, nlp = 0;
     dab_lineset ls = dab_ls_from_word(p);
@@ -235,13 +235,13 @@ static int search(ab_worker *w, uint64_t p, int nrem, int alpha, int beta, int p
   int16_t sac1[64], sac2[64];
   uint64_t seen_groups = 0;
   uint64_t freel = g->all_lines & ~p;
-  const bool chain_moves = ab->o.chain_moves && !three;
+  const bool chain_moves = ab->o.tune.chain_moves && !three;
   /* Lines that give one box or two; lines whose every box is two-sided
   ** (the strings of runs and loops: chain_of). */
   const uint64_t gives_some = freel & dab64_lines_of_boxes(g, two);
   const uint64_t gives_two = freel & dab64_lines_between(g, two);
   const uint64_t chain_lines =
-      !three && (chain_moves || ab->o.loony_bound) ? freel & ~dab64_lines_of_boxes(g, dab64_all_boxes(g) & ~two) : 0;
+      !three && (chain_moves || ab->o.tune.loony_bound) ? freel & ~dab64_lines_of_boxes(g, dab64_all_boxes(g) & ~two) : 0;
   /* Each run walked once.  run_lines: every opening of a run that
   ** chain_moves reduces to one, opening_of[] that one (handouts: a
   ** hard-hearted handout, which gives two boxes); loony_lines: every
@@ -254,7 +254,7 @@ static int search(ab_worker *w, uint64_t p, int nrem, int alpha, int beta, int p
     int kind = chain_of(g, p, __builtin_ctzll(todo), &len, &boxes, &end);
     const uint64_t lines = freel & dab64_lines_of_boxes(g, boxes);
     todo &= ~lines;
-    const int u = ab->o.loony_bound ? loony_upper(ab, kind, len) : 1000;
+    const int u = ab->o.tune.loony_bound ? loony_upper(ab, kind, len) : 1000;
     const int one = chain_moves ? chain_opening(ab, kind, len, boxes, end) : -1;
     if (u < 1000) loony_lines |= lines;
     if (one >= 0) {
@@ -277,18 +277,18 @@ static int search(ab_worker *w, uint64_t p, int nrem, int alpha, int beta, int p
       int one = opening_of[m];
       if ((opened >> one & 1) || one == ttmove) continue;
       opened |= 1ull << one;
-      if (!ab->o.order_sacrifices_last) mv[n++] = (int16_t)one;
+      if (!ab->o.tune.order_sacrifices_last) mv[n++] = (int16_t)one;
       else if (handouts >> one & 1) sac2[nsac2++] = (int16_t)one;
       else sac1[nsac1++] = (int16_t)one;
       continue;
     }
-    if (ab->o.border_equiv && ab->group_of[m]) {
+    if (ab->o.tune.border_equiv && ab->group_of[m]) {
       if (seen_groups & ab->group_of[m]) continue;
       seen_groups |= ab->group_of[m];
       if (ttmove >= 0 && (ab->group_of[m] >> ttmove & 1)) continue;
     }
     if (m == ttmove) continue;
-    if (ab->o.order_sacrifices_last && (gives_some >> m & 1)) {
+    if (ab->o.tune.order_sacrifices_last && (gives_some >> m & 1)) {
       if (gives_two >> m & 1) sac2[nsac2++] = (int16_t)m;
       else sac1[nsac1++] = (int16_t)m;
       continue;
@@ -305,7 +305,7 @@ static int search(ab_worker *w, uint64_t p, int nrem, int alpha, int beta, int p
   ** (the default) only children whose key costs nothing are looked at:
   ** symmetric keys, and graph keys already in the key cache. */
   int etc_skipped = NEG_INF;
-  if (use_tt && ab->o.etc && !three && dab_popcount64(freel) >= ab->o.etc_min_free) {
+  if (use_tt && ab->o.tune.etc && !three && dab_popcount64(freel) >= ab->o.tune.etc_min_free) {
     /* Three passes so the children's cache misses overlap instead of
     ** queueing: prefetch every child's key-cache entry, then get every
     ** key and prefetch its table bucket, then read the table. */
@@ -317,7 +317,7 @@ static int search(ab_worker *w, uint64_t p, int nrem, int alpha, int beta, int p
     for (int i = 0; i < n; i++) {
       uint64_t c = p | 1ull << mv[i];
       if (dab64_three_sided(g, c)) continue; /* not stored */
-      if (ab->o.etc_cached_only && (!ab->o.etc_full_min_free || dab_popcount64(freel) < ab->o.etc_full_min_free)) {
+      if (ab->o.tune.etc_cached_only && (!ab->o.tune.etc_full_min_free || dab_popcount64(freel) < ab->o.tune.etc_full_min_free)) {
         if (!cheap_key(ab, w->keycache, c, &ckey[i], &ccheck[i])) continue;
       } else {
         pos_key ck;
@@ -357,7 +357,7 @@ static int search(ab_worker *w, uint64_t p, int nrem, int alpha, int beta, int p
     n = keep;
   }
   /* Lazy SMP: helpers vary the order near the root so threads diverge. */
-  if (ab->o.smp_rotate && w->id > 0 && ply < 4 && n > 2) {
+  if (ab->o.tune.smp_rotate && w->id > 0 && ply < 4 && n > 2) {
     int first = ttmove >= 0 ? 1 : 0, span = n - first;
     int rot = (w->id * 7 + ply) % span;
     int16_t tmp[64];

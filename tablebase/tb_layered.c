@@ -45,14 +45,6 @@
 /* Compressed bytes per indexed entry (3x4: 0.10, 2x6: 0.08), with slack. */
 #define PLAN_FILE_PER_ENTRY 0.12
 
-/* This thread's CPU seconds: the plan's sample is timed in CPU time, so
-** that other jobs on the cores do not inflate the estimate. */
-static double cpu_s(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
 static void layer_name(const dabtb_layers *L, int k, bool tmp, char *out, size_t len) {
   snprintf(out, len, "%s/%02d%s", L->dir, k, tmp ? ".tmp" : "");
 }
@@ -463,7 +455,7 @@ static dab_status time_sample(const dab_geom *g, const dab_tbidx *ix, const dab_
     if (!n) continue;
     int spans = n <= PLAN_SAMPLE ? 1 : 8;
     uint64_t len = n <= PLAN_SAMPLE ? n : PLAN_SAMPLE / 8, timed = 0;
-    double t0 = cpu_s();
+    double t0 = dab_thread_cpu_s(); /* CPU time: other jobs on the cores do not inflate the plan */
     for (int s = 0; s < spans && !st; s++) {
       uint64_t first = spans == 1 ? 0 : (uint64_t)(2 * s + 1) * (n / 16);
       if (first + len > n) first = n - len;
@@ -479,7 +471,7 @@ static dab_status time_sample(const dab_geom *g, const dab_tbidx *ix, const dab_
         if (i + 1 < len) dab_tbidx_step(ix, &it);
       }
     }
-    per_entry[k] = (cpu_s() - t0) / (double)timed;
+    per_entry[k] = (dab_thread_cpu_s() - t0) / (double)timed;
   }
   free(scratch);
   return st;

@@ -123,23 +123,23 @@ static const variant variants[] = {
 static void make_opts(const variant *v, dab_ab_opts *o, uint64_t hash) {
   dab_ab_default_opts(o);
   o->hash_bytes = hash;
-  o->safe_capture = v->safe;
-  o->decline_rule = v->decline;
-  o->border_equiv = v->border;
-  o->sle = v->sle;
-  o->order_sacrifices_last = v->sacorder;
-  o->parity = v->parity;
-  o->no_tt = v->no_tt;
-  o->loony_bound = v->loony;
-  o->chain_moves = v->loony;
-  o->hard_handouts = v->loony;
-  o->tt_policy = v->policy;
-  o->graph_keys = v->graph;
-  if (!strcmp(v->name, "graph keys only")) o->graph_min_free = 0;
-  o->etc = v->etc;
+  o->tune.safe_capture = v->safe;
+  o->tune.decline_rule = v->decline;
+  o->tune.border_equiv = v->border;
+  o->tune.sle = v->sle;
+  o->tune.order_sacrifices_last = v->sacorder;
+  o->tune.parity = v->parity;
+  o->tune.no_tt = v->no_tt;
+  o->tune.loony_bound = v->loony;
+  o->tune.chain_moves = v->loony;
+  o->tune.hard_handouts = v->loony;
+  o->tune.tt_policy = v->policy;
+  o->tune.graph_keys = v->graph;
+  if (!strcmp(v->name, "graph keys only")) o->tune.graph_min_free = 0;
+  o->tune.etc = v->etc;
   /* the boards here have 6-31 lines: ETC from 4 free lines, so that it
   ** acts at most nodes (the default 18 would spare most of them) */
-  o->etc_min_free = 4;
+  o->tune.etc_min_free = 4;
 }
 
 /*
@@ -235,7 +235,7 @@ static dab_ab *two_threads(const dab_geom *g, dab_ab_opts *o) {
   dab_ab_default_opts(o);
   o->hash_bytes = 64ull << 20;
   o->threads = 2;
-  o->smp_min_free = 0; /* threads on the smallest positions too */
+  o->tune.smp_min_free = 0; /* threads on the smallest positions too */
   return solver(g, o);
 }
 
@@ -253,7 +253,7 @@ static void smp_compare(int rows, int cols, uint64_t count) {
   }
   /* Same move order in both threads: they meet at the same nodes, so
   ** ABDADA defers moves (the path the rotation mostly avoids). */
-  o.smp_rotate = false;
+  o.tune.smp_rotate = false;
   ab = solver(&g, &o);
   if (ab) {
     compare("2 threads, no rotation", ab, r, count);
@@ -292,20 +292,20 @@ static void random_positions(int rows, int cols, uint64_t full, uint64_t count) 
   for (int k = 0; k < 11; k++) {
     dab_ab_opts o;
     make_opts(&variants[0], &o, 64ull << 20);
-    if (k == 0) o.border_equiv = false;
+    if (k == 0) o.tune.border_equiv = false;
     else if (k == 1) {
       if (g.nlines > 27) continue; /* exponential capture orders on 3x4 */
-      o.decline_rule = false;
+      o.tune.decline_rule = false;
     }
-    else if (k == 2) o.loony_bound = false;
-    else if (k == 3) o.chain_moves = false;
-    else if (k == 4) o.graph_keys = false;
-    else if (k == 5) o.etc = true, o.etc_cached_only = false, o.etc_min_free = 0;
-    else if (k == 7) o.hard_handouts = false;
-    else if (k == 8) o.etc_full_min_free = 14; /* both ETC kinds in one search */
-    else if (k == 9) o.keycache_bits = 10;     /* a key cache that thrashes */
-    else if (k == 10) o.junction_chains = false;
-    else o.etc = false;
+    else if (k == 2) o.tune.loony_bound = false;
+    else if (k == 3) o.tune.chain_moves = false;
+    else if (k == 4) o.tune.graph_keys = false;
+    else if (k == 5) o.tune.etc = true, o.tune.etc_cached_only = false, o.tune.etc_min_free = 0;
+    else if (k == 7) o.tune.hard_handouts = false;
+    else if (k == 8) o.tune.etc_full_min_free = 14; /* both ETC kinds in one search */
+    else if (k == 9) o.tune.keycache_bits = 10;     /* a key cache that thrashes */
+    else if (k == 10) o.tune.junction_chains = false;
+    else o.tune.etc = false;
     dab_ab *ab = solver(&g, &o);
     if (!ab) continue;
     static const char *const names[] = {"default, no border-equiv", "default, no decline rule",

@@ -721,7 +721,7 @@ static void test_shapes(void) {
   dab_ab_opts o;
   dab_ab_default_opts(&o);
   o.hash_bytes = 1 << 22;
-  o.graph_min_free = 0;
+  o.tune.graph_min_free = 0;
   dab_ab *ab = dab_ab_new(&g, &o, NULL, &err);
   if (!ab) return;
   int v0;
