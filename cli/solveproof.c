@@ -94,6 +94,9 @@ typedef struct run_ctx {
   double leaf_cpu;               /* CPU seconds per open leaf at the measured rate (0: none) */
   int threads;
   const char *leaf;
+  char label[DAB_MAX_LINES + 64];/* --recheck: the record being re-solved */
+  const struct proof_cfg *cfg;
+  const dab_proof *pf;
 } run_ctx;
 
 static void on_progress(void *vctx, const dab_progress *p) {
@@ -317,6 +320,23 @@ static void store_proved(const proof_cfg *cfg, const dab_proof *pf, const dab_pr
 
 /* ---- --verify ---------------------------------------------------------- */
 
+/* --recheck: the progress line names the record being re-solved. */
+static void on_recheck(void *vctx, size_t i, size_t k, const char *label) {
+  run_ctx *c = vctx;
+  clear_line(c);
+  snprintf(c->label, sizeof c->label, "%s", label);
+  c->leaf = c->label;
+  c->done = i, c->total = k;
+}
+
+static void on_bad_record(void *vctx, const dab_proof_rec *r, const char *label) {
+  run_ctx *c = vctx;
+  const char *src = dab_proof_source_name(c->pf, r->source);
+  clear_line(c);
+  fprintf(stderr, "dab solve: BAD RECORD %s/%s:%d: %s recorded %s, re-check says %s\n", c->cfg->dir,
+          src ? src : "?", r->line, label, r->proved ? "proved" : "refuted", r->proved ? "refuted" : "proved");
+}
+
 static int do_verify(const proof_cfg *cfg, dab_proof *pf, const dab_proof_load_info *li) {
   dab_err err;
   dab_proof_summary s;
@@ -329,56 +349,22 @@ static int do_verify(const proof_cfg *cfg, dab_proof *pf, const dab_proof_load_i
   char extra[2048] = "";
   int checked = 0, wrong = 0, skipped = 0;
   if (cfg->recheck > 0) {
-    size_t n;
-    const dab_proof_rec *recs = dab_proof_records(pf, &n);
-    size_t k = (size_t)cfg->recheck < n ? (size_t)cfg->recheck : n;
-    size_t *idx = malloc((n ? n : 1) * sizeof *idx);
-    if (!idx) return cli_error("solve", DAB_ENOMEM, "out of memory");
-    for (size_t i = 0; i < n; i++) idx[i] = i;
-    uint64_t rng = (uint64_t)cfg->seed * 0x9e3779b97f4a7c15ull + 1;
-    for (size_t i = 0; i < k; i++) { /* partial Fisher-Yates */
-      rng ^= rng << 13, rng ^= rng >> 7, rng ^= rng << 17;
-      size_t j = i + (size_t)(rng % (n - i));
-      size_t t = idx[i];
-      idx[i] = idx[j], idx[j] = t;
-    }
-    run_ctx ctx = {.sigflag = cli_cancel_on_signal(), .tty = !cfg->json && isatty(STDERR_FILENO), .leaf = ""};
+    run_ctx ctx = {.sigflag = cli_cancel_on_signal(), .tty = !cfg->json && isatty(STDERR_FILENO), .leaf = "",
+                   .cfg = cfg, .pf = pf};
     dab_ab *ab = new_solver(cfg, pf, &ctx, &err, &st);
-    if (!ab) {
-      free(idx);
-      return cli_error("solve", st, err.msg);
-    }
-    for (size_t i = 0; i < k; i++) {
-      const dab_proof_rec *r = &recs[idx[i]];
-      dab_proof_claim c = {r->pos, r->dir, r->bound, 0, r->pos};
-      char label[DAB_MAX_LINES + 64];
-      dab_proof_claim_label(pf, &c, label, sizeof label);
-      ctx.leaf = label;
-      ctx.done = i, ctx.total = k;
-      dab_proof_rec again;
-      st = dab_proof_solve_claim(pf, ab, &c, &again, &err);
-      clear_line(&ctx);
-      if (st == DAB_ECANCELED && cfg->recheck_nodes && !*ctx.sigflag) {
-        skipped++; /* past --recheck-nodes: neither confirmed nor contradicted */
-        continue;
-      }
-      if (st) {
-        fprintf(stderr, "dab solve: re-check interrupted after %d records\n", checked);
-        rc = CLI_FAIL;
-        break;
-      }
-      checked++;
-      if (again.proved != r->proved) {
-        wrong++;
-        rc = CLI_FAIL;
-        const char *src = dab_proof_source_name(pf, r->source);
-        fprintf(stderr, "dab solve: BAD RECORD %s/%s:%d: %s recorded %s, re-check says %s\n", cfg->dir,
-                src ? src : "?", r->line, label, r->proved ? "proved" : "refuted",
-                again.proved ? "proved" : "refuted");
-      }
-    }
+    if (!ab) return cli_error("solve", st, err.msg);
+    dab_prover_recheck_result res;
+    st = dab_prover_recheck(pf, ab, (size_t)cfg->recheck, (uint64_t)cfg->seed, ctx.sigflag, on_recheck,
+                            on_bad_record, &ctx, &res, &err);
+    clear_line(&ctx);
     dab_ab_free(ab);
-    free(idx);
+    if (st) return cli_error("solve", st, err.msg);
+    checked = res.checked, wrong = res.wrong, skipped = res.skipped;
+    if (res.interrupted) {
+      fprintf(stderr, "dab solve: re-check interrupted after %d records\n", checked);
+      rc = CLI_FAIL;
+    }
+    if (wrong) rc = CLI_FAIL;
   }
   if (cfg->recheck > 0)
     snprintf(extra, sizeof extra, "\"rechecked\":%d,\"recheck_wrong\":%d,\"recheck_skipped\":%d", checked, wrong,

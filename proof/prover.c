@@ -167,3 +167,51 @@ long dab_prover_store(const dab_proof *pf, const dab_proof_summary *s, const cha
   dab_solvestore_close(store);
   return written;
 }
+
+dab_status dab_prover_recheck(dab_proof *pf, dab_ab *ab, size_t k, uint64_t seed, dab_cancel_flag *cancel,
+                              void (*each)(void *ctx, size_t i, size_t k, const char *label),
+                              void (*bad)(void *ctx, const dab_proof_rec *r, const char *label), void *ctx,
+                              dab_prover_recheck_result *res, dab_err *err) {
+  memset(res, 0, sizeof *res);
+  size_t n;
+  const dab_proof_rec *recs = dab_proof_records(pf, &n);
+  if (k > n) k = n;
+  size_t *idx = malloc((n ? n : 1) * sizeof *idx);
+  if (!idx) return dab_fail(err, DAB_ENOMEM, "out of memory for %zu records", n);
+  for (size_t i = 0; i < n; i++) idx[i] = i;
+  uint64_t rng = seed * 0x9e3779b97f4a7c15ull + 1;
+  for (size_t i = 0; i < k; i++) { /* partial Fisher-Yates */
+    rng ^= rng << 13, rng ^= rng >> 7, rng ^= rng << 17;
+    size_t j = i + (size_t)(rng % (n - i));
+    size_t t = idx[i];
+    idx[i] = idx[j], idx[j] = t;
+  }
+  dab_status st = DAB_OK;
+  for (size_t i = 0; i < k; i++) {
+    const dab_proof_rec *r = &recs[idx[i]];
+    dab_proof_claim c = {r->pos, r->dir, r->bound, 0, r->pos};
+    char label[DAB_MAX_LINES + 64];
+    dab_proof_claim_label(pf, &c, label, sizeof label);
+    if (each) each(ctx, i, k, label);
+    dab_proof_rec again;
+    st = dab_proof_solve_claim(pf, ab, &c, &again, err);
+    if (st == DAB_ECANCELED && !(cancel && *cancel)) {
+      res->skipped++;
+      st = DAB_OK;
+      continue;
+    }
+    if (st == DAB_ECANCELED) {
+      res->interrupted = true;
+      st = DAB_OK;
+      break;
+    }
+    if (st) break;
+    res->checked++;
+    if (again.proved != r->proved) {
+      res->wrong++;
+      if (bad) bad(ctx, r, label);
+    }
+  }
+  free(idx);
+  return st;
+}

@@ -87,6 +87,28 @@ long dab_prover_store(const dab_proof *pf, const dab_proof_summary *s, const cha
                       void (*warn)(void *ctx, const char *msg), void *warn_ctx, char *path,
                       size_t path_len);
 
+/* What dab_prover_recheck found. */
+typedef struct dab_prover_recheck_result {
+  int checked, wrong;  /* records re-solved, and those the search contradicts */
+  int skipped;         /* stopped by the solver's node limit: neither confirmed nor contradicted */
+  bool interrupted;    /* *cancel was set: the rest were not re-solved */
+} dab_prover_recheck_result;
+
+/*
+** Re-solves k records of pf chosen at random (a partial Fisher-Yates
+** shuffle seeded by seed: the same seed picks the same records) with ab,
+** and compares each result with the record's.
+** PARAMETERS: cancel (may be NULL) is the flag ab stops on for a signal; a
+** search ab stops while it is clear was stopped by ab's node limit and is
+** skipped.  each (may be NULL) hears of each record before its search
+** (i of k, its label); bad (may be NULL) of each record contradicted.
+** RETURN: DAB_OK with *res; DAB_ENOMEM; a search error.
+*/
+dab_status dab_prover_recheck(dab_proof *pf, dab_ab *ab, size_t k, uint64_t seed, dab_cancel_flag *cancel,
+                              void (*each)(void *ctx, size_t i, size_t k, const char *label),
+                              void (*bad)(void *ctx, const dab_proof_rec *r, const char *label), void *ctx,
+                              dab_prover_recheck_result *res, dab_err *err);
+
 /* ---- One run: what to solve next, solving it, recording it ------------ */
 /*
 ** A run (dab_prover_new) walks the open claims of a proof in the order

@@ -180,6 +180,37 @@ static void check_in_flight(const char *root, int width, const dab_retro *truth,
   dab_proof_free(pf);
 }
 
+static void count_bad(void *ctx, const dab_proof_rec *r, const char *label) {
+  (void)r, (void)label;
+  ++*(int *)ctx;
+}
+
+/* --recheck: a record the search contradicts is found, a true one is not. */
+static void check_recheck(const dab_retro *truth) {
+  dab_proof *pf = new_proof(3, 3, 2, true, -3, true, -3);
+  dab_err err;
+  uint64_t p = 1ull << 0 | 1ull << 13; /* two lines drawn: no captures */
+  int v = dab_retro_value(truth, p);
+  dab_proof_rec good = {.pos = p, .dir = DAB_PROOF_GE, .bound = v, .proved = true, .threads = 1};
+  dab_proof_rec lie = {.pos = 1ull << 5, .dir = DAB_PROOF_GE, .bound = 9, .proved = true, .threads = 1};
+  TH_CHECK(dab_proof_add(pf, &good, &err) == DAB_OK && dab_proof_add(pf, &lie, &err) == DAB_OK, "add: %s",
+           err.msg);
+  dab_ab_opts o;
+  dab_ab_default_opts(&o);
+  o.hash_bytes = 16ull << 20;
+  o.threads = 1;
+  dab_status st;
+  dab_ab *ab = dab_ab_new(dab_proof_geom(pf), &o, &st, &err);
+  int bad = 0;
+  dab_prover_recheck_result res;
+  TH_CHECK(dab_prover_recheck(pf, ab, 10, 7, NULL, NULL, count_bad, &bad, &res, &err) == DAB_OK, "recheck: %s",
+           err.msg);
+  TH_CHECK(res.checked == 2 && res.wrong == 1 && bad == 1 && res.skipped == 0 && !res.interrupted,
+           "recheck: %d checked, %d wrong (%d told), %d skipped", res.checked, res.wrong, bad, res.skipped);
+  dab_ab_free(ab);
+  dab_proof_free(pf);
+}
+
 int main(void) {
   char root[] = "/tmp/dab-prover-XXXXXX";
   TH_CHECK(mkdtemp(root) != NULL, "mkdtemp");
@@ -187,6 +218,7 @@ int main(void) {
   if (t33) {
     check_serial(root, 3, 3, t33, -3);
     for (int w = 1; w <= 4; w += 3) check_in_flight(root, w, t33, -3);
+    check_recheck(t33);
   }
   if (t24) check_serial(root, 2, 4, t24, 2);
   dab_retro_free(t33);
