@@ -888,30 +888,67 @@ static char *read_all(const char *path, size_t *len, bool *missing) {
   return buf;
 }
 
-dab_status dab_proof_append_line(const char *path, const char *header, const char *line, dab_err *err) {
+/* A file whose last line was cut (no newline: a crash or a full disk
+** while appending): rewritten whole, with that tail turned into a comment
+** (a cut line joined to the next could read as another record), then line. */
+static dab_status append_after_torn(const char *path, const char *lbuf, dab_err *err) {
   size_t len = 0;
   bool missing;
   char *old = read_all(path, &len, &missing);
-  if (!old && !missing) return dab_fail(err, DAB_EIO, "cannot read %s: %s", path, strerror(errno));
-  char *lbuf = malloc(strlen(line) + 2);
-  if (!lbuf) {
+  if (!old) return dab_fail(err, DAB_EIO, "cannot read %s: %s", path, strerror(errno));
+  size_t keep = len;
+  while (keep && old[keep - 1] != '\n') keep--;
+  static const char mark[] = "# torn line, kept as a comment: ";
+  size_t tail = len - keep, n = keep + sizeof mark - 1 + tail + 1;
+  char *body = malloc(n + 1);
+  if (!body) {
     free(old);
     return dab_fail(err, DAB_ENOMEM, "out of memory");
   }
-  sprintf(lbuf, "%s\n", line);
-  dab_status st;
-  if (old) {
-    /* a torn tail (no newline) is kept as it was: readers skip it */
-    if (len && old[len - 1] != '\n') {
-      char *nb = realloc(old, len + 2);
-      if (nb) old = nb, old[len++] = '\n', old[len] = 0;
-    }
-    st = write_atomic(path, old, len, lbuf, strlen(lbuf), err);
-  } else {
-    const char *h = header ? header : "";
-    st = write_atomic(path, h, strlen(h), lbuf, strlen(lbuf), err);
-  }
+  memcpy(body, old, keep);
+  memcpy(body + keep, mark, sizeof mark - 1);
+  memcpy(body + keep + sizeof mark - 1, old + keep, tail);
+  body[n - 1] = '\n';
+  dab_status st = write_atomic(path, body, n, lbuf, strlen(lbuf), err);
+  free(body);
   free(old);
+  return st;
+}
+
+dab_status dab_proof_append_line(const char *path, const char *header, const char *line, dab_err *err) {
+  size_t n = strlen(line);
+  char *lbuf = malloc(n + 2);
+  if (!lbuf) return dab_fail(err, DAB_ENOMEM, "out of memory");
+  memcpy(lbuf, line, n);
+  lbuf[n] = '\n', lbuf[n + 1] = 0;
+  dab_status st = DAB_OK;
+  int fd = open(path, O_RDWR | O_APPEND);
+  struct stat sb;
+  char last = '\n';
+  if (fd < 0 && errno == ENOENT) { /* a new file appears whole, header first */
+    const char *h = header ? header : "";
+    st = write_atomic(path, h, strlen(h), lbuf, n + 1, err);
+  } else if (fd < 0 || fstat(fd, &sb) != 0) {
+    st = dab_fail(err, DAB_EIO, "cannot open %s: %s", path, strerror(errno));
+  } else if (sb.st_size > 0 && pread(fd, &last, 1, sb.st_size - 1) == 1 && last != '\n') {
+    st = append_after_torn(path, lbuf, err);
+  } else {
+    /* One write of one line, so that a file grows by whole lines and a
+    ** record costs its own bytes, not the file's (rank 0 of an MPI proof
+    ** appends every record). */
+    size_t off = 0;
+    while (off <= n && !st) {
+      ssize_t w = write(fd, lbuf + off, n + 1 - off);
+      if (w < 0 && errno == EINTR) continue;
+      if (w <= 0) {
+        st = dab_fail(err, DAB_EIO, "cannot write %s: %s", path, strerror(errno));
+        if (ftruncate(fd, sb.st_size) != 0) { /* the cut line stays: the next append comments it out */ }
+      } else
+        off += (size_t)w;
+    }
+    if (!st && fsync(fd) != 0) st = dab_fail(err, DAB_EIO, "cannot flush %s: %s", path, strerror(errno));
+  }
+  if (fd >= 0) close(fd);
   free(lbuf);
   return st;
 }

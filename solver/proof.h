@@ -341,11 +341,14 @@ size_t dab_proof_order_hint(const dab_proof *pf, const dab_ab *ab, const dab_pro
 const char *dab_proof_source_name(const dab_proof *pf, int i);
 
 /*
-** Appends one line to the file at path: the old content plus the line is
-** written to a temporary file in the same directory, flushed, and renamed
-** over path, so a reader sees either the old or the new file, never half
-** a line.  A missing file is created with header (may be NULL) first.
-** RETURN: DAB_OK or DAB_EIO (path unchanged).
+** Appends one line to the file at path, in one write, then flushes it:
+** the file grows by whole lines, and a record costs its own bytes.  A
+** missing file is created whole (header, may be NULL, then the line: a
+** temporary file renamed).  A file whose last line was cut (a crash or a
+** full disk mid-write; readers skip such a tail) is rewritten the same
+** way with that tail turned into a "# torn line" comment, so that it can
+** never join the new line into a different record.
+** RETURN: DAB_OK or DAB_EIO (a failed write is truncated away).
 ** NOTES: one writer per file: concurrent runs use distinct files.
 */
 dab_status dab_proof_append_line(const char *path, const char *header, const char *line, dab_err *err);

@@ -211,6 +211,27 @@ static void check_recheck(const dab_retro *truth) {
   dab_proof_free(pf);
 }
 
+/* Appending: whole lines; a cut last line becomes a comment, never part
+** of the next record. */
+static void check_append(const char *root) {
+  char path[600];
+  snprintf(path, sizeof path, "%s/append.txt", root);
+  dab_err err;
+  TH_CHECK(dab_proof_append_line(path, "# head\n", "one", &err) == DAB_OK, "append to a new file: %s", err.msg);
+  TH_CHECK(dab_proof_append_line(path, "# head\n", "two", &err) == DAB_OK, "append: %s", err.msg);
+  FILE *f = fopen(path, "a");
+  if (f) fputs("3x3:0101 >=+", f), fclose(f); /* a crash mid-line */
+  TH_CHECK(dab_proof_append_line(path, "# head\n", "three", &err) == DAB_OK, "append after a cut line: %s",
+           err.msg);
+  char buf[256] = "";
+  f = fopen(path, "r");
+  size_t n = f ? fread(buf, 1, sizeof buf - 1, f) : 0;
+  if (f) fclose(f);
+  buf[n] = 0;
+  TH_CHECK(!strcmp(buf, "# head\none\ntwo\n# torn line, kept as a comment: 3x3:0101 >=+\nthree\n"),
+           "the file reads '%s'", buf);
+}
+
 int main(void) {
   char root[] = "/tmp/dab-prover-XXXXXX";
   TH_CHECK(mkdtemp(root) != NULL, "mkdtemp");
@@ -221,6 +242,7 @@ int main(void) {
     check_recheck(t33);
   }
   if (t24) check_serial(root, 2, 4, t24, 2);
+  check_append(root);
   dab_retro_free(t33);
   dab_retro_free(t24);
   char cmd[600];
