@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <time.h>
 #include <unistd.h>
 #include <xxhash.h>
@@ -93,6 +94,18 @@ static int put_meta(MDB_txn *txn, MDB_dbi dbi, char (*kv)[2][256], int n) {
   return mdb_put(txn, dbi, &k, &v, 0);
 }
 
+/* " (the disk is full)" when the file system holding path has less than
+** 1 MiB left: LMDB reports a short write as EIO, which hides the reason. */
+static const char *disk_full_note(const char *path) {
+  char dir[4096];
+  snprintf(dir, sizeof dir, "%s", path);
+  char *slash = strrchr(dir, '/');
+  if (slash) *slash = 0; /* the directory: the file may be gone */
+  struct statvfs fs;
+  if (statvfs(slash ? (*dir ? dir : "/") : ".", &fs) != 0) return "";
+  return (uint64_t)fs.f_bavail * fs.f_frsize < (1u << 20) ? " (the disk is full)" : "";
+}
+
 /* Writes a new solved-only file at path: beside it first, then linked
 ** into place (an existing file wins: a concurrent creator made it). */
 static dab_status create_file(const char *path, const dab_geom *g, const dab_sym *s, dab_err *err) {
@@ -153,7 +166,7 @@ static dab_status create_file(const char *path, const dab_geom *g, const dab_sym
   if (env) mdb_env_close(env);
   if (rc) {
     unlink(tmp);
-    return dab_fail(err, DAB_EIO, "cannot create %s: %s", path, mdb_strerror(rc));
+    return dab_fail(err, DAB_EIO, "cannot create %s: %s%s", path, mdb_strerror(rc), disk_full_note(path));
   }
   dab_status st = DAB_OK;
   if (link(tmp, path) != 0 && errno != EEXIST)
@@ -520,7 +533,7 @@ dab_status dabtb_store_put(dabtb_store *s, size_t n, const uint64_t *pos, const 
     if (rc == MDB_MAP_FULL && attempt < 4) {
       if (grow_map(s)) continue;
     }
-    if (rc) return dab_fail(err, DAB_EIO, "%s: commit: %s", s->path, mdb_strerror(rc));
+    if (rc) return dab_fail(err, DAB_EIO, "%s: commit: %s%s", s->path, mdb_strerror(rc), disk_full_note(s->path));
     return DAB_OK;
   }
 }
