@@ -2,7 +2,7 @@
 ** az_steps.c: accuracy per step (lines drawn) of az models against the
 ** oracle: policy argmax, search move, value error; positions from random play
 ** and from the model's own games (moves sampled from its policy head).
-** Usage: az_steps POSITIONS_PER_STEP SIMS MODEL...
+** Usage: az_steps POSITIONS_PER_STEP SIMS MODEL...  (a MODEL may be a checkpoint)
 ** See Copyright Notice in README.md
 */
 #include <stdio.h>
@@ -22,10 +22,15 @@ int main(int argc, char **argv) {
   dab_err err;
   for (int a = 3; a < argc; a++) {
     dab_az_model *m;
-    if (dab_az_model_load(argv[a], NULL, &m, &err)) {
+    unsigned char *state = NULL;
+    size_t nstate = 0;
+    /* a model, or a checkpoint (a run stopped by Ctrl-C): its net */
+    if (dab_az_model_load(argv[a], NULL, &m, &err) &&
+        dab_az_model_load_ckpt(argv[a], NULL, &m, &state, &nstate, &err)) {
       fprintf(stderr, "%s\n", err.msg);
       return 1;
     }
+    free(state);
     dab_geom g;
     dab_geom_init(&g, m->net->rows, m->net->cols, &err);
     dab_oracle *o;
