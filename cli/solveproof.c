@@ -81,42 +81,26 @@ static double parse_seconds(const char *s) {
   return *end ? -1 : v;
 }
 
-/* ---- The running state the progress callback sees --------------------- */
+/* ---- --recheck: the state its progress callback sees ------------------ */
 
 typedef struct run_ctx {
   volatile sig_atomic_t cancel;  /* the solver's cancel flag */
   dab_cancel_flag *sigflag;
-  double deadline, leaf_deadline;/* monotonic seconds; 0 = none */
-  int why;                       /* 1 signal, 2 budget, 3 leaf limit */
   bool tty;
-  uint64_t done, total;
-  double median;
-  double leaf_cpu;               /* CPU seconds per open leaf at the measured rate (0: none) */
-  int threads;
+  uint64_t done, total;          /* records re-solved, and to re-solve */
   const char *leaf;
-  char label[DAB_MAX_LINES + 64];/* --recheck: the record being re-solved */
+  char label[DAB_MAX_LINES + 64];/* the record being re-solved */
   const struct proof_cfg *cfg;
   const dab_proof *pf;
 } run_ctx;
 
 static void on_progress(void *vctx, const dab_progress *p) {
   run_ctx *c = vctx;
-  double t = dab_now_s();
-  if (!c->cancel) {
-    if (*c->sigflag) c->why = 1, c->cancel = 1;
-    else if (c->deadline && t >= c->deadline) c->why = 2, c->cancel = 1;
-    else if (c->leaf_deadline && t >= c->leaf_deadline) c->why = 3, c->cancel = 1;
-  }
+  if (!c->cancel && *c->sigflag) c->cancel = 1;
   if (!c->tty) return;
-  uint64_t left = c->total > c->done ? c->total - c->done : 0;
-  /* wall time: at the measured rate when there is one (print_summary),
-  ** else open leaves x the median record */
-  double eta = c->leaf_cpu > 0 ? (double)left * c->leaf_cpu / (c->threads > 1 ? c->threads : 1)
-                               : (double)left * c->median;
-  fprintf(stderr, "\rproof: %llu/%llu  %s  %.0f s %.3g M nodes/s  median %.0f s  ETA %.1f h%s   ",
-          (unsigned long long)c->done, (unsigned long long)c->total, c->leaf, p->elapsed,
-          p->elapsed > 0 ? (double)p->done / p->elapsed / 1e6 : 0.0, c->median, eta / 3600,
-          c->leaf_cpu > 0 ? " (measured rate)" : "");
+  fprintf(stderr, "\rre-check: %llu/%llu  %s  %.0f s %.3g M nodes/s   ", (unsigned long long)c->done,
+          (unsigned long long)c->total, c->leaf, p->elapsed,
+          p->elapsed > 0 ? (double)p->done / p->elapsed / 1e6 : 0.0);
 }
 
 static void clear_line(const run_ctx *c) {

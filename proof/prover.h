@@ -240,8 +240,10 @@ dab_status dab_prover_search(dab_prover *p, dab_ab *ab, const dab_prover_task *t
 ** RETURN: DAB_OK; DAB_EINPUT when a record does not parse (nothing
 ** written); DAB_EIO (nothing added); DAB_ECORRUPT when a record
 ** contradicts the proof (written, as the evidence, but not added).
+** PARAMETERS: rec (may be NULL) receives the record parsed from line.
 */
-dab_status dab_prover_commit(dab_prover *p, const dab_prover_task *t, const char *line, dab_err *err);
+dab_status dab_prover_commit(dab_prover *p, const dab_prover_task *t, const char *line, dab_proof_rec *rec,
+                             dab_err *err);
 
 /* Counts of a run. */
 typedef struct dab_prover_result {

@@ -251,13 +251,17 @@ dab_status dab_prover_search(dab_prover *p, dab_ab *ab, const dab_prover_task *t
   return DAB_OK;
 }
 
-dab_status dab_prover_commit(dab_prover *p, const dab_prover_task *t, const char *line, dab_err *err) {
+dab_status dab_prover_commit(dab_prover *p, const dab_prover_task *t, const char *line, dab_proof_rec *rec,
+                             dab_err *err) {
   dab_proof_rec r;
   bool note = line[0] == '#';
   dab_status st = note ? DAB_OK : dab_proof_parse_rec(p->pf, line, &r, err);
   if (!st) st = dab_proof_append_line(p->rec_path, dab_proof_rec_header(), line, err);
   if (st) return st;
-  if (!note) return dab_proof_add(p->pf, &r, err);
+  if (!note) {
+    if (rec) *rec = r;
+    return dab_proof_add(p->pf, &r, err);
+  }
   /* A direct node given up: its leaves next.  A leaf: split by its note
   ** from now on, or skipped when the note cannot split it. */
   bool noted = dab_proof_note(p->pf, line);
@@ -291,7 +295,7 @@ dab_status dab_prover_run(dab_prover *p, dab_ab *ab, dab_prover_result *r, dab_e
       tell(p, DAB_PROVER_EV_STOPPED, &t, NULL, secs, 0, out);
       return DAB_OK;
     }
-    if ((st = dab_prover_commit(p, &t, line, err))) return st;
+    if ((st = dab_prover_commit(p, &t, line, NULL, err))) return st;
     if (out == DAB_PROVER_RECORDED) {
       r->solved++;
       tell(p, DAB_PROVER_EV_RECORD, &t, &rec, rec.seconds, rec.nodes, out);

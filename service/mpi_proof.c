@@ -126,7 +126,7 @@ static void tell(const dab_prover_opts *o, dab_prover_event_kind kind, const dab
 }
 
 /* Commits worker w's result of task t and tells the run's events. */
-static dab_status take_result(dab_proof *pf, dab_prover *p, const dab_prover_opts *o, const dab_prover_task *t,
+static dab_status take_result(dab_prover *p, const dab_prover_opts *o, const dab_prover_task *t,
                               const done_msg *m, int w, dab_prover_result *r, dab_err *err) {
   if (m->status)
     return dab_fail(err, m->status, "rank %d, %s: %.*s", w, t->label, (int)sizeof m->line, m->line);
@@ -135,16 +135,16 @@ static dab_status take_result(dab_proof *pf, dab_prover *p, const dab_prover_opt
     tell(o, DAB_PROVER_EV_STOPPED, t, NULL, m);
     return DAB_OK;
   }
-  dab_status st = dab_prover_commit(p, t, m->line, err);
+  dab_proof_rec rec;
+  dab_status st = dab_prover_commit(p, t, m->line, &rec, err);
   if (st) return st;
   if (m->outcome == DAB_PROVER_GAVE_UP) {
     r->gave_up++;
     tell(o, DAB_PROVER_EV_GAVE_UP, t, NULL, m);
     return DAB_OK;
   }
-  dab_proof_rec rec;
   r->solved++;
-  if (!dab_proof_parse_rec(pf, m->line, &rec, NULL)) tell(o, DAB_PROVER_EV_RECORD, t, &rec, m);
+  tell(o, DAB_PROVER_EV_RECORD, t, &rec, m);
   return DAB_OK;
 }
 
@@ -210,7 +210,7 @@ dab_status dab_mpi_prove_lead(dab_proof *pf, dab_prover *p, const dab_ab_opts *a
     memmove(holder + i, holder + i + 1, (size_t)(nbusy - i - 1) * sizeof *holder);
     nbusy--;
     idle[w] = true;
-    st = take_result(pf, p, o, &t, m, w, r, err);
+    st = take_result(p, o, &t, m, w, r, err);
   }
   /* The loop above waits for every search in flight (each ends at the
   ** budget or the signal as ours did); after an error the job is ended. */

@@ -152,7 +152,7 @@ static void check_in_flight(const char *root, int width, const dab_retro *truth,
     TH_CHECK(dab_prover_search(p, ab, &out[0], &oc, line, sizeof line, NULL, &err) == DAB_OK, "search: %s",
              err.msg);
     TH_CHECK(oc == DAB_PROVER_RECORDED, "a search without limits records (outcome %d)", oc);
-    TH_CHECK(dab_prover_commit(p, &out[0], line, &err) == DAB_OK, "commit: %s", err.msg);
+    TH_CHECK(dab_prover_commit(p, &out[0], line, NULL, &err) == DAB_OK, "commit: %s", err.msg);
     memmove(out, out + 1, (size_t)(nout - 1) * sizeof *out);
     memmove(busy, busy + 1, (size_t)(nout - 1) * sizeof *busy);
     nout--;
@@ -171,7 +171,7 @@ static void check_in_flight(const char *root, int width, const dab_retro *truth,
   dab_proof_records(pf, &before);
   dab_prover_task t = out[0];
   t.claim.pos = 0;
-  TH_CHECK(dab_prover_commit(p, &t, "3x3:0101 nonsense", &err) == DAB_EINPUT, "a bad line is refused");
+  TH_CHECK(dab_prover_commit(p, &t, "3x3:0101 nonsense", NULL, &err) == DAB_EINPUT, "a bad line is refused");
   size_t after;
   dab_proof_records(pf, &after);
   TH_CHECK(after == before, "a refused line adds nothing");
