@@ -5,6 +5,7 @@
 #ifndef DAB_AZ_INT_H
 #define DAB_AZ_INT_H
 
+#include <sys/types.h>
 #include "agents/agent.h"
 #include "agents/az.h"
 #include "symmetry/sym.h"
@@ -48,11 +49,35 @@ int az_opts_write(const az_opts *o, char *out, size_t cap);
 dab_status az_opts_read(az_opts *o, const char *text, size_t n, dab_err *err);
 dab_status az_opts_parse(dab_train_ctx *t, az_opts *o, dab_err *err);
 dab_status az_find_trainer(char *out, size_t cap, dab_err *err);
-dab_status az_run_python(const char *const *argv, const char *log, char *line, size_t cap,
-                         dab_err *err);
-dab_status az_python_net(const char *trainer, const dab_geom *g, const az_opts *o,
-                         const char *const *extra, const char *wpath, const char *log,
-                         dab_az_net **net, char *line, size_t cap, dab_err *err);
+
+/* A running `python/az_train.py serve`: torch is imported once per run,
+** not once per training pass (2.3 s each). */
+typedef struct az_trainer {
+  pid_t pid;         /* -1 when not running */
+  int fd;            /* our end of the socket pair, -1 when closed */
+  double cpu_s;      /* the trainer's CPU seconds at its last answer */
+  char log[128];     /* its stderr */
+} az_trainer;
+
+/* Starts the trainer script in serve mode, its stderr into log.
+** RETURN: DAB_OK; DAB_EIO when it cannot be started (tr is then not
+** running and az_trainer_stop is a no-op). */
+dab_status az_trainer_start(az_trainer *tr, const char *script, const char *log, dab_err *err);
+/* Sends one command (argv, NULL-terminated, no tabs or newlines) and
+** waits for its answer; line gets the command's result line.
+** RETURN: DAB_OK; DAB_EIO with the trainer's error (it lives on), or
+** when it died (its log's last line; it is then stopped); DAB_ECANCELED
+** when it died of SIGINT; DAB_EINPUT for an argument it cannot carry. */
+dab_status az_trainer_call(az_trainer *tr, const char *const *argv, char *line, size_t cap,
+                           dab_err *err);
+/* Ends the trainer and waits for it (its CPU time then counts in
+** RUSAGE_CHILDREN, so cpu_s drops to 0).  Safe on a stopped trainer. */
+void az_trainer_stop(az_trainer *tr);
+/* Runs a trainer command with the net options and extra args; loads the
+** weights it writes to wpath into *net. */
+dab_status az_python_net(az_trainer *tr, const dab_geom *g, const az_opts *o,
+                         const char *const *extra, const char *wpath, dab_az_net **net, char *line,
+                         size_t cap, dab_err *err);
 dab_status az_write_samples(const char *path, const dab_geom *g, const dab_az_net *net,
                             const dab_sym *sym, bool augment, const az_sample *s, size_t n,
                             long iter_now, double decay, size_t *written, dab_err *err);

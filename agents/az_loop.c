@@ -17,6 +17,7 @@ typedef struct az_run {
   const dab_geom *g;
   az_opts o;
   dab_az_net *net;
+  az_trainer tr;
   dab_sym *sym;
   az_sample *buf;
   size_t nbuf;
@@ -27,10 +28,14 @@ typedef struct az_run {
   char dir[64];
 } az_run;
 
-/* CPU seconds the run has spent (self-play, the trainer subprocesses,
+/* CPU seconds the run has spent (self-play, the trainer process,
 ** snapshots), across resumes: --hours budgets this, not wall time, so a
-** run on a busy machine gets the training it asked for. */
-static double run_cpu(const az_run *R) { return R->cpu_before + dab_process_cpu_s() - R->cpu0; }
+** run on a busy machine gets the training it asked for.  The live
+** trainer's time is what it last reported (rusage counts a child only
+** once it has been waited for). */
+static double run_cpu(const az_run *R) {
+  return R->cpu_before + dab_process_cpu_s() - R->cpu0 + R->tr.cpu_s;
+}
 
 typedef struct az_game_out {
   az_sample *s;
@@ -390,12 +395,11 @@ static dab_status iterate(dab_train_ctx *t, az_run *R, dab_err *err) {
       if (R->buf[i].iter > R->iter - R->o.replay) nb[nn++] = R->buf[i];
     for (long i = 0; i < G; i++)
       for (int j = 0; j < outs[i].n; j++) nb[nn++] = outs[i].s[j];
-    char sp[128], wp[128], w2[128], lg[128], ap[128], seed[32], ep[16], bs[16], lr[32], l2[32];
+    char sp[128], wp[128], w2[128], ap[128], seed[32], ep[16], bs[16], lr[32], l2[32];
     char thr[16], ms[16];
     snprintf(sp, sizeof sp, "%s/samples.bin", R->dir);
     snprintf(wp, sizeof wp, "%s/w.bin", R->dir);
     snprintf(w2, sizeof w2, "%s/w2.bin", R->dir);
-    snprintf(lg, sizeof lg, "%s/train.log", R->dir);
     snprintf(ap, sizeof ap, "%s/adam.pt", R->dir);
     size_t written;
     st = az_write_samples(sp, R->g, R->net, R->sym, R->o.augment, nb, nn, R->iter, R->o.decay,
@@ -415,7 +419,7 @@ static dab_status iterate(dab_train_ctx *t, az_run *R, dab_err *err) {
                            "--lr", lr, "--l2", l2, "--seed", seed, "--threads", thr,
                            "--max-steps", ms, R->o.adam_reset ? NULL : "--opt-state", ap, NULL};
     char line[512];
-    if (!st) st = az_python_net(R->o.trainer, R->g, &R->o, extra, w2, lg, &R->net, line, sizeof line, err);
+    if (!st) st = az_python_net(&R->tr, R->g, &R->o, extra, w2, &R->net, line, sizeof line, err);
     if (!st) {
       const char *a = strstr(line, "policy_loss="), *b = strstr(line, "value_loss=");
       R->lp = a ? atof(a + 12) : NAN;
@@ -475,14 +479,15 @@ dab_status dab_agent_train_az(dab_train_ctx *t, dab_err *err) {
   char line[512], lg[128], wp[128];
   snprintf(lg, sizeof lg, "%s/train.log", R.dir);
   snprintf(wp, sizeof wp, "%s/w.bin", R.dir);
-  if (t->resume) {
+  st = az_trainer_start(&R.tr, R.o.trainer, lg, err);
+  if (!st && t->resume) {
     st = resume(&R, t->resume, &before, err);
-  } else {
+  } else if (!st) {
     R.step_k = R.o.backward ? 1 : t->g->nlines;
     char seed[32];
     snprintf(seed, sizeof seed, "%" PRIu64, R.seed);
     const char *extra[] = {"init", "--seed", seed, NULL};
-    st = az_python_net(R.o.trainer, t->g, &R.o, extra, wp, lg, &R.net, line, sizeof line, err);
+    st = az_python_net(&R.tr, t->g, &R.o, extra, wp, &R.net, line, sizeof line, err);
   }
   az_testpos *tp = NULL;
   int ntp = 0;
@@ -518,6 +523,7 @@ dab_status dab_agent_train_az(dab_train_ctx *t, dab_err *err) {
     if (oracle && R.iter % every != 0) st = snapshot(t, &R, oracle, tp, ntp, err);
     if (!st) st = save(&R, t->out, false, dab_train_elapsed(t), err);
   }
+  az_trainer_stop(&R.tr);
   char p[160];
   const char *files[] = {"samples.bin", "w.bin", "w2.bin", "train.log", "adam.pt", "adam.pt.tmp"};
   for (int i = 0; i < 6; i++) {

@@ -13,6 +13,7 @@
 #include <spawn.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -192,36 +193,124 @@ dab_status az_find_trainer(char *out, size_t cap, dab_err *err) {
   return dab_fail(err, DAB_EINPUT, "az: python/az_train.py not found (set DAB_AZ_TRAINER or --trainer=FILE)");
 }
 
-dab_status az_run_python(const char *const *argv, const char *log, char *line, size_t cap,
-                         dab_err *err) {
+/* The last non-empty line of the trainer's log: its error, if it died. */
+static void log_tail(const char *log, char *line, size_t cap) {
+  line[0] = 0;
+  FILE *f = fopen(log, "r");
+  if (!f) return;
+  char buf[1024];
+  while (fgets(buf, sizeof buf, f))
+    if (buf[0] && buf[0] != '\n') snprintf(line, cap, "%s", buf);
+  fclose(f);
+  size_t k = strlen(line);
+  if (k && line[k - 1] == '\n') line[k - 1] = 0;
+}
+
+dab_status az_trainer_start(az_trainer *tr, const char *script, const char *log, dab_err *err) {
+  tr->pid = -1;
+  tr->fd = -1;
+  tr->cpu_s = 0;
+  snprintf(tr->log, sizeof tr->log, "%s", log);
+  /* A socket, not pipes: send() with MSG_NOSIGNAL reports a dead trainer
+  ** as EPIPE instead of killing this process with SIGPIPE. */
+  int sv[2];
+  if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv))
+    return dab_fail(err, DAB_EIO, "az: socketpair: %s", strerror(errno));
   posix_spawn_file_actions_t fa;
   posix_spawn_file_actions_init(&fa);
-  posix_spawn_file_actions_addopen(&fa, 1, log, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-  posix_spawn_file_actions_adddup2(&fa, 1, 2);
+  posix_spawn_file_actions_adddup2(&fa, sv[1], 0);
+  posix_spawn_file_actions_adddup2(&fa, sv[1], 1);
+  posix_spawn_file_actions_addopen(&fa, 2, log, O_WRONLY | O_CREAT | O_TRUNC, 0644);
   const char *py = getenv("DAB_PYTHON");
   if (!py || !*py) py = "/usr/bin/python3";
+  const char *argv[] = {"python3", script, "serve", NULL};
   pid_t pid;
   int rc = posix_spawn(&pid, py, &fa, NULL, (char *const *)argv, environ);
   posix_spawn_file_actions_destroy(&fa);
-  if (rc) return dab_fail(err, DAB_EIO, "az: cannot run %s: %s", py, strerror(rc));
-  int status;
-  while (waitpid(pid, &status, 0) < 0)
-    if (errno != EINTR) return dab_fail(err, DAB_EIO, "az: waitpid: %s", strerror(errno));
-  /* The last line of the log: the result, or the error. */
-  line[0] = 0;
-  FILE *f = fopen(log, "r");
-  if (f) {
-    char buf[1024];
-    while (fgets(buf, sizeof buf, f))
-      if (buf[0] && buf[0] != '\n') snprintf(line, cap, "%s", buf);
-    fclose(f);
-    size_t k = strlen(line);
-    if (k && line[k - 1] == '\n') line[k - 1] = 0;
+  close(sv[1]);
+  if (rc) {
+    close(sv[0]);
+    return dab_fail(err, DAB_EIO, "az: cannot run %s: %s", py, strerror(rc));
   }
-  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
-    return dab_fail(err, WIFSIGNALED(status) && WTERMSIG(status) == SIGINT ? DAB_ECANCELED : DAB_EIO,
-                    "az: trainer failed: %s", line[0] ? line : "(no output)");
+  tr->pid = pid;
+  tr->fd = sv[0];
   return DAB_OK;
+}
+
+void az_trainer_stop(az_trainer *tr) {
+  if (tr->fd >= 0) close(tr->fd);       /* end of requests: the trainer exits */
+  tr->fd = -1;
+  if (tr->pid > 0)
+    while (waitpid(tr->pid, NULL, 0) < 0 && errno == EINTR) {
+    }
+  tr->pid = -1;
+  tr->cpu_s = 0;    /* now in RUSAGE_CHILDREN: see dab_process_cpu_s */
+}
+
+/* Sends all of buf; false when the trainer has gone. */
+static bool send_all(int fd, const char *buf, size_t n) {
+  while (n) {
+    ssize_t k = send(fd, buf, n, MSG_NOSIGNAL);
+    if (k < 0 && errno == EINTR) continue;
+    if (k <= 0) return false;
+    buf += k;
+    n -= (size_t)k;
+  }
+  return true;
+}
+
+dab_status az_trainer_call(az_trainer *tr, const char *const *argv, char *line, size_t cap,
+                           dab_err *err) {
+  if (tr->fd < 0) return dab_fail(err, DAB_EIO, "az: the trainer is not running");
+  char req[8192];
+  size_t n = 0;
+  for (int i = 0; argv[i]; i++) {
+    if (strpbrk(argv[i], "\t\n")) return dab_fail(err, DAB_EINPUT, "az: a tab or newline in '%s'", argv[i]);
+    int k = snprintf(req + n, sizeof req - n, "%s%s", i ? "\t" : "", argv[i]);
+    if (k < 0 || (size_t)k >= sizeof req - n) return dab_fail(err, DAB_EINPUT, "az: trainer request too long");
+    n += (size_t)k;
+  }
+  if (n + 1 >= sizeof req) return dab_fail(err, DAB_EINPUT, "az: trainer request too long");
+  req[n++] = '\n';
+  /* The answer: one line.  A short read is EOF (the trainer died:
+  ** Ctrl-C, an exception outside a request, the OOM killer). */
+  bool alive = send_all(tr->fd, req, n);
+  size_t got = 0;
+  line[0] = 0;
+  while (alive && got + 1 < cap) {
+    ssize_t k = read(tr->fd, line + got, 1);
+    if (k < 0 && errno == EINTR) continue;
+    if (k <= 0) {
+      alive = false;
+      break;
+    }
+    if (line[got] == '\n') break;
+    got++;
+  }
+  line[got] = 0;
+  if (!alive) {
+    int status = 0;
+    if (tr->pid > 0)
+      while (waitpid(tr->pid, &status, 0) < 0 && errno == EINTR) {
+      }
+    tr->pid = -1;
+    close(tr->fd);
+    tr->fd = -1;
+    tr->cpu_s = 0;
+    log_tail(tr->log, line, cap);
+    return dab_fail(err, WIFSIGNALED(status) && WTERMSIG(status) == SIGINT ? DAB_ECANCELED : DAB_EIO,
+                    "az: the trainer died: %s", line[0] ? line : "(no output)");
+  }
+  char *c = strstr(line, " cpu_s=");
+  if (c) {
+    tr->cpu_s = atof(c + 7);
+    *c = 0;
+  }
+  if (!strncmp(line, "ok ", 3)) {
+    memmove(line, line + 3, strlen(line + 3) + 1);
+    return DAB_OK;
+  }
+  return dab_fail(err, DAB_EIO, "az: trainer: %s", strncmp(line, "error ", 6) ? line : line + 6);
 }
 
 static dab_status read_floats(const char *path, float **out, size_t *n, dab_err *err) {
@@ -246,25 +335,23 @@ static dab_status read_floats(const char *path, float **out, size_t *n, dab_err 
   return DAB_OK;
 }
 
-/* Runs "trainer cmd" with the net options and extra args; loads the
-** weights it writes to wpath into *net. */
-dab_status az_python_net(const char *trainer, const dab_geom *g, const az_opts *o,
-                         const char *const *extra, const char *wpath, const char *log,
-                         dab_az_net **net, char *line, size_t cap, dab_err *err) {
+dab_status az_python_net(az_trainer *tr, const dab_geom *g, const az_opts *o,
+                         const char *const *extra, const char *wpath, dab_az_net **net, char *line,
+                         size_t cap, dab_err *err) {
   char a[6][24];
   snprintf(a[0], 24, "%d", g->rows);
   snprintf(a[1], 24, "%d", g->cols);
   snprintf(a[2], 24, "%ld", o->blocks);
   snprintf(a[3], 24, "%ld", o->filters);
   snprintf(a[4], 24, "%ld", o->vhidden);
-  const char *argv[64] = {"python3", trainer};
-  int n = 2;
-  for (; extra[n - 2]; n++) argv[n] = extra[n - 2];
+  const char *argv[64];
+  int n = 0;
+  for (; extra[n]; n++) argv[n] = extra[n];
   const char *fixed[] = {"--rows", a[0], "--cols", a[1], "--blocks", a[2], "--filters", a[3],
                          "--vhidden", a[4], "--out", wpath, NULL};
   for (int i = 0; fixed[i]; i++) argv[n++] = fixed[i];
   argv[n] = NULL;
-  dab_status st = az_run_python(argv, log, line, cap, err);
+  dab_status st = az_trainer_call(tr, argv, line, cap, err);
   if (st) return st;
   float *w;
   size_t nw = 0;

@@ -6,6 +6,7 @@
 ** See Copyright Notice in README.md
 */
 #include <math.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -369,6 +370,32 @@ static void test_files(dab_player_env *env, const char *model) {
   TH_CHECK(dab_player_new(spec, &g, env, &p, &err) == DAB_EINPUT, "bad option accepted");
 }
 
+/* The serving trainer: a command's error leaves it alive for the next,
+** and one that dies (killed) is reported with its log and stopped. */
+static void test_trainer(const char *trainer) {
+  char log[160], line[512], w[170];
+  snprintf(log, sizeof log, "%s/trainer.log", tmpdir);
+  snprintf(w, sizeof w, "%s/t.bin", tmpdir);
+  az_trainer tr;
+  dab_err err;
+  TH_CHECK(!az_trainer_start(&tr, trainer, log, &err), "start: %s", err.msg);
+  const char *bad[] = {"train", "--weights", "/nonexistent/w.bin", "--samples", "/nonexistent/s", "--out", w, NULL};
+  TH_CHECK(az_trainer_call(&tr, bad, line, sizeof line, &err) == DAB_EIO && strstr(err.msg, "nonexistent"),
+           "a failing command: %s", err.msg);
+  const char *init[] = {"init", "--out", w, "--filters", "4", "--blocks", "1", NULL};
+  TH_CHECK(!az_trainer_call(&tr, init, line, sizeof line, &err) && !strncmp(line, "init weights=", 13),
+           "the next command after an error: %s / %s", line, err.msg);
+  TH_CHECK(tr.cpu_s > 0, "the trainer reports its CPU time: %g", tr.cpu_s);
+  const char *tab[] = {"init", "--out", "a\tb", NULL};
+  TH_CHECK(az_trainer_call(&tr, tab, line, sizeof line, &err) == DAB_EINPUT, "a tab in an argument is refused");
+  kill(tr.pid, SIGKILL);
+  TH_CHECK(az_trainer_call(&tr, init, line, sizeof line, &err) == DAB_EIO && strstr(err.msg, "died") &&
+               tr.pid == -1 && tr.fd == -1,
+           "a killed trainer: %s", err.msg);
+  az_trainer_stop(&tr);
+  az_trainer_stop(&tr);
+}
+
 int main(void) {
   if (!mkdtemp(tmpdir)) return 1;
   dab_err err;
@@ -385,6 +412,7 @@ int main(void) {
   if (!torch) {
     printf("test_az: PyTorch (python3-torch) missing: forward and training checks skipped\n");
   } else {
+    test_trainer(trainer);
     test_forward(trainer, 3, 3, 2, 16);
     test_forward(trainer, 2, 3, 1, 5);
     test_forward(trainer, 5, 5, 0, 8);
