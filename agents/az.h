@@ -176,9 +176,11 @@ typedef struct dab_az_model {
   char params[4097];
 } dab_az_model;
 
-/* Reads an az model for board g (NULL: any board).  RETURN: DAB_OK and
-** *out; dab_model_read's errors; DAB_EBOARD for another board;
-** DAB_ECORRUPT when the params and the payload disagree. */
+/* Reads an az model for board g (NULL: any board); a checkpoint gives
+** its net and search settings (its training state is skipped), so a
+** stopped run plays as `az:CHECKPOINT`.  RETURN: DAB_OK and *out;
+** dab_model_read's errors; DAB_EBOARD for another board; DAB_ECORRUPT
+** when the params and the payload disagree. */
 dab_status dab_az_model_load(const char *path, const dab_geom *g, dab_az_model **out, dab_err *err);
 void dab_az_model_free(dab_az_model *m);
 

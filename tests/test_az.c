@@ -247,6 +247,18 @@ static void test_resume(dab_player_env *env) {
   size_t na = 0, nb = 0, nc = 0;
   float *a = train_small(env, "straight", NULL, 0, false, &na);
   train_small(env, "half", NULL, 12, false, &nb);
+  /* A stopped run's checkpoint plays: its net loads as a model's does. */
+  {
+    char ck[170];
+    snprintf(ck, sizeof ck, "%s/half.ckpt", tmpdir);
+    dab_geom g;
+    dab_err err;
+    dab_geom_init(&g, 2, 2, &err);
+    dab_az_model *m = NULL;
+    TH_CHECK(!dab_az_model_load(ck, &g, &m, &err) && m && m->net->nweights > 0, "a checkpoint as a model: %s",
+             err.msg);
+    dab_az_model_free(m);
+  }
   float *b = train_small(env, "resumed", "half", 0, false, &nb);
   float *c = train_small(env, "reset", NULL, 0, true, &nc);
   TH_CHECK(a && b && c && na == nb && na == nc, "weights %zu %zu %zu", na, nb, nc);
