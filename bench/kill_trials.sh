@@ -54,6 +54,30 @@ kill_at() {
 # checksums FILE: the per-layer checksums (equal files hold equal tables).
 checksums() { "$DAB" info "$1" 2>/dev/null | grep xxh3_128; }
 
+# rerun_tally WHAT CMD...: the rerun after a kill is right when CMD succeeds.
+rerun_tally() {
+  local what=$1
+  shift
+  if "$@"; then
+    resumed=$((resumed + 1))
+  else
+    wrong=$((wrong + 1))
+    echo "wrong: $what" >&2
+  fi
+}
+
+# same_tables FILE REF: FILE passes check and holds the tables of REF's checksums.
+same_tables() { "$DAB" check "$1" >/dev/null 2>&1 && [ "$(checksums "$1")" = "$2" ]; }
+
+# store_answer DIR [ARGS]: value, move values and best moves of STORE_POS
+# solved with DIR as the store.
+store_answer() {
+  local dir=$1
+  shift
+  "$DAB" solve "$STORE_POS" --tb "$dir" --threads 1 --hash 32M --json "$@" 2>/dev/null |
+    /usr/bin/python3 -c 'import json,sys; d=json.load(sys.stdin); print(d["value"], d["moves"], d["best"])'
+}
+
 row() {  # kind trials finished nofile refused correct resumed wrong secs rss
   printf '| %s | %d | %d | %d | %d | %d | %d | %d | %s s | %s MB |\n' "$@"
 }
@@ -79,7 +103,7 @@ for kind in $KINDS; do
           nofile=$((nofile + 1))
         elif ! "$DAB" check "$T/k.dab" >/dev/null 2>&1; then
           refused=$((refused + 1))
-        elif [ "$(checksums "$T/k.dab")" = "$ref" ]; then
+        elif same_tables "$T/k.dab" "$ref"; then
           correct=$((correct + 1))
         else
           wrong=$((wrong + 1))
@@ -88,12 +112,7 @@ for kind in $KINDS; do
         # The rerun (a layered build resumes from FILE.layers/) must give the
         # clean run's tables.
         "$DAB" build "$board" -o "$T/k.dab" --threads 1 "${extra[@]}" >/dev/null 2>&1
-        if "$DAB" check "$T/k.dab" >/dev/null 2>&1 && [ "$(checksums "$T/k.dab")" = "$ref" ]; then
-          resumed=$((resumed + 1))
-        else
-          wrong=$((wrong + 1))
-          echo "wrong: $kind: the rerun after a kill did not give the clean file" >&2
-        fi
+        rerun_tally "$kind: the rerun after a kill did not give the clean file" same_tables "$T/k.dab" "$ref"
       done
       label="dab build $board${extra[*]:+ ${extra[*]}}"
       [ "$kind" = layered ] && notes="${notes}layered: $layers_kept kills left finished layers, which the rerun resumed from
@@ -102,8 +121,7 @@ for kind in $KINDS; do
     store)
       mkdir -p "$T/ref"
       timed "$DAB" solve "$STORE_POS" --tb "$T/ref" --threads 1 --hash 32M --json
-      fresh=$("$DAB" solve "$STORE_POS" --tb "$T/ref" --threads 1 --hash 32M --json --no-store 2>/dev/null |
-        /usr/bin/python3 -c 'import json,sys; d=json.load(sys.stdin); print(d["value"], d["moves"], d["best"])')
+      fresh=$(store_answer "$T/ref" --no-store)
       span=$(awk -v s="$secs" 'BEGIN { print s * 1.2 }')
       for _ in $(seq "$TRIALS"); do
         rm -rf "$T/s"
@@ -122,14 +140,8 @@ for kind in $KINDS; do
           wrong=$((wrong + 1))
           echo "wrong: store: a file that passes check fails verify" >&2
         fi
-        got=$("$DAB" solve "$STORE_POS" --tb "$T/s" --threads 1 --hash 32M --json 2>/dev/null |
-          /usr/bin/python3 -c 'import json,sys; d=json.load(sys.stdin); print(d["value"], d["moves"], d["best"])')
-        if [ "$got" = "$fresh" ]; then
-          resumed=$((resumed + 1))
-        else
-          wrong=$((wrong + 1))
-          echo "wrong: store: the rerun answered $got" >&2
-        fi
+        got=$(store_answer "$T/s")
+        rerun_tally "store: the rerun answered $got" [ "$got" = "$fresh" ]
       done
       label="dab solve $STORE_POS --tb DIR"
       ;;
