@@ -237,15 +237,21 @@ dab_status az_trainer_start(az_trainer *tr, const char *script, const char *log,
   return DAB_OK;
 }
 
-void az_trainer_stop(az_trainer *tr) {
-  if (tr->fd >= 0) close(tr->fd);       /* end of requests: the trainer exits */
+/* Closes the socket (end of requests: the trainer exits) and waits for
+** it; its wait status, 0 when none was running. */
+static int trainer_reap(az_trainer *tr) {
+  int status = 0;
+  if (tr->fd >= 0) close(tr->fd);
   tr->fd = -1;
   if (tr->pid > 0)
-    while (waitpid(tr->pid, NULL, 0) < 0 && errno == EINTR) {
+    while (waitpid(tr->pid, &status, 0) < 0 && errno == EINTR) {
     }
   tr->pid = -1;
   tr->cpu_s = 0;    /* now in RUSAGE_CHILDREN: see dab_process_cpu_s */
+  return status;
 }
+
+void az_trainer_stop(az_trainer *tr) { trainer_reap(tr); }
 
 /* Sends all of buf; false when the trainer has gone. */
 static bool send_all(int fd, const char *buf, size_t n) {
@@ -289,14 +295,7 @@ dab_status az_trainer_call(az_trainer *tr, const char *const *argv, char *line, 
   }
   line[got] = 0;
   if (!alive) {
-    int status = 0;
-    if (tr->pid > 0)
-      while (waitpid(tr->pid, &status, 0) < 0 && errno == EINTR) {
-      }
-    tr->pid = -1;
-    close(tr->fd);
-    tr->fd = -1;
-    tr->cpu_s = 0;
+    int status = trainer_reap(tr);
     log_tail(tr->log, line, cap);
     return dab_fail(err, WIFSIGNALED(status) && WTERMSIG(status) == SIGINT ? DAB_ECANCELED : DAB_EIO,
                     "az: the trainer died: %s", line[0] ? line : "(no output)");

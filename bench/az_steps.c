@@ -22,15 +22,11 @@ int main(int argc, char **argv) {
   dab_err err;
   for (int a = 3; a < argc; a++) {
     dab_az_model *m;
-    unsigned char *state = NULL;
-    size_t nstate = 0;
     /* a model, or a checkpoint (a run stopped by Ctrl-C): its net */
-    if (dab_az_model_load(argv[a], NULL, &m, &err) &&
-        dab_az_model_load_ckpt(argv[a], NULL, &m, &state, &nstate, &err)) {
+    if (dab_az_model_load(argv[a], NULL, &m, &err)) {
       fprintf(stderr, "%s\n", err.msg);
       return 1;
     }
-    free(state);
     dab_geom g;
     dab_geom_init(&g, m->net->rows, m->net->cols, &err);
     dab_oracle *o;
