@@ -7,7 +7,8 @@
 # later runs start where earlier ones stopped).
 # Usage: bench/fuzz.sh [SECONDS] [NAME...]   (default 60 s, every harness;
 #        NAME: position sle player proof tb model rules)
-# Prints one line per harness: executions, exec/s, corpus size, peak RSS,
+# Prints one line per harness: executions, exec/s, coverage (libFuzzer's
+# "cov", edges reached), corpus size, peak RSS,
 # wall time and findings (crash/leak/timeout files in $FUZZ_BUILD/findings/);
 # exits 1 when any harness found something.  FUZZ_JOBS=N runs N harnesses
 # at once (default 1).
@@ -46,13 +47,14 @@ run_one() {  # name: runs the harness, prints its line
     "$B/fuzz/$n" -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 -max_len=65536 -print_final_stats=1 \
     -artifact_prefix="$B/findings/$n-" "${dict[@]}" "$c" >"$log" 2>&1
   local rc=$? wall=$((SECONDS - t0))
-  local execs rate rss
+  local execs rate rss cov
+  cov=$(sed -nE 's/^#[0-9]+\t(DONE|INITED) +cov: ([0-9]+).*/\2/p' "$log" | tail -1)
   execs=$(sed -nE 's/^stat::number_of_executed_units: *([0-9]+).*/\1/p' "$log" | tail -1)
   rate=$(sed -nE 's/^stat::average_exec_per_sec: *([0-9]+).*/\1/p' "$log" | tail -1)
   rss=$(sed -nE 's/^stat::peak_rss_mb: *([0-9]+).*/\1/p' "$log" | tail -1)
   local found; found=$(ls "$B/findings" 2>/dev/null | grep -c "^$n-")
-  printf '%-9s executions %10s  exec/s %7s  corpus %5d  peak RSS %5s MB  wall %4d s  findings %d  exit %d\n' \
-    "$n" "${execs:-0}" "${rate:-0}" "$(ls "$c" | wc -l)" "${rss:-?}" "$wall" "$found" "$rc"
+  printf '%-9s executions %10s  exec/s %7s  cov %5s  corpus %5d  peak RSS %5s MB  wall %4d s  findings %d  exit %d\n' \
+    "$n" "${execs:-0}" "${rate:-0}" "${cov:-?}" "$(ls "$c" | wc -l)" "${rss:-?}" "$wall" "$found" "$rc"
   ((rc == 0 && found == 0))
 }
 

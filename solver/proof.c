@@ -132,6 +132,21 @@ void dab_proof_free(dab_proof *pf) {
   free(pf);
 }
 
+void dab_proof_clear(dab_proof *pf) {
+  /* The hash tables keep their memory; their slots are zeroed (empty). */
+  pf->nrecs = 0;
+  if (pf->bounds) memset(pf->bounds, 0, pf->capbounds * sizeof *pf->bounds);
+  pf->nbounds = 0;
+  if (pf->memo) memset(pf->memo, 0, pf->capmemo * sizeof *pf->memo);
+  pf->nmemo = 0;
+  for (int i = 0; i < pf->nsources; i++) free(pf->sources[i]);
+  free(pf->sources);
+  pf->sources = NULL;
+  pf->nsources = 0;
+  pf->ngave_up = pf->nsplit = 0;
+  pf->oom = false;
+}
+
 const char *dab_proof_source_name(const dab_proof *pf, int i) {
   return i >= 0 && i < pf->nsources ? pf->sources[i] : NULL;
 }

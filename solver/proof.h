@@ -144,6 +144,11 @@ typedef struct dab_proof dab_proof;
 dab_proof *dab_proof_new(const dab_proof_spec *spec, dab_status *st, dab_err *err);
 void dab_proof_free(dab_proof *pf);
 
+/* Forgets every record, note and source, as if pf were new: the spec, the
+** geometry and the symmetry tables (the costly part of dab_proof_new) are
+** kept, so one handle can load directory after directory.  Cannot fail. */
+void dab_proof_clear(dab_proof *pf);
+
 const dab_geom *dab_proof_geom(const dab_proof *pf);
 const dab_proof_spec *dab_proof_get_spec(const dab_proof *pf);
 

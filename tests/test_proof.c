@@ -260,6 +260,20 @@ static void check_resume(int rows, int cols, int depth, int value) {
   TH_CHECK(s4.state == DAB_PROOF_PROVED && s4.records == sf.records && s4.used_proved == sf.used_proved,
            "reloaded: %s, %llu records (full run %llu)", state_name(s4.state), (unsigned long long)s4.records,
            (unsigned long long)sf.records);
+  /* a cleared handle holds nothing, and loads the directory as a new one */
+  dab_proof_clear(full);
+  size_t nheld = 1;
+  dab_proof_records(full, &nheld);
+  dab_proof_summary sc;
+  dab_proof_eval(full, &sc, NULL, 0, NULL, NULL);
+  TH_CHECK(nheld == 0 && sc.state == DAB_PROOF_OPEN && sc.records == 0, "cleared: %zu records, %s", nheld,
+           state_name(sc.state));
+  TH_CHECK(dab_proof_load_dir(full, dir, &li, &err) == DAB_OK, "load after clear: %s", err.msg);
+  dab_proof_eval(full, &sc, NULL, 0, NULL, NULL);
+  TH_CHECK(sc.state == s4.state && sc.records == s4.records && sc.used_proved == s4.used_proved &&
+               sc.leaves_open == s4.leaves_open,
+           "cleared and reloaded: %s, %llu records (new handle %llu)", state_name(sc.state),
+           (unsigned long long)sc.records, (unsigned long long)s4.records);
   /* torn last line: cut the file inside its last record */
   char path[600];
   snprintf(path, sizeof path, "%s/rec-test.txt", dir);

@@ -1,6 +1,6 @@
 /*
 ** fuzz_tb.c: libFuzzer harness of tablebase files (tablebase/dabtb.h).
-** The input is a whole .dab file (the seeds are real 2x2 and 2x3 files;
+** The input is a whole .dab file (the seeds, corpus/tb/seed-2x2 and seed-2x3, are real files;
 ** the fuzzer mutates their bytes).  It is opened, probed (value, move
 ** values, analysis, batch) and checked.  Properties:
 **   - no probe returns a value outside [-boxes, +boxes];
