@@ -12,7 +12,7 @@
 #include "oracle/oracle.h"
 #include "players/arena.h"
 #include "players/player.h"
-#include "players/rng.h"
+#include "game/rng.h"
 
 /* ======================================================================
 ** Model files

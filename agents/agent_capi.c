@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include "agents/agent.h"
 #include "players/player.h"
-#include "players/rng.h"
+#include "game/rng.h"
 
 struct dab_capi_player {
   dab_geom g;

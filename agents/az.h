@@ -10,7 +10,7 @@
 #include "game/board.h"
 #include "game/sc.h"
 #include "players/mcts_bz.h"
-#include "players/rng.h"
+#include "game/rng.h"
 
 /* ======================================================================
 ** The network

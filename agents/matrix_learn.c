@@ -6,7 +6,7 @@
 #include <math.h>
 #include <string.h>
 #include "agents/matrix.h"
-#include "players/rng.h"
+#include "game/rng.h"
 
 void dab_mlearn_defaults(dab_mlearn_kind kind, dab_mlearn_params *p) {
   memset(p, 0, sizeof *p);

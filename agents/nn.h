@@ -9,7 +9,7 @@
 #include <stdint.h>
 #include "game/board.h"
 #include "agents/agent.h"
-#include "players/rng.h"
+#include "game/rng.h"
 
 /* ======================================================================
 ** The network

@@ -9,7 +9,7 @@
 #include <stdint.h>
 #include <stddef.h>
 #include "game/board.h"
-#include "players/rng.h"
+#include "game/rng.h"
 
 /*
 ** THE STATE GRAPH of a position (dab_sgraph_build):

@@ -204,71 +204,26 @@ static void report_load(const dab_proof_load_info *li, const char *dir) {
             li->first_problem);
 }
 
-/* Opens or creates DIR's proof for POS.  RETURN: exit code (0 = ok). */
+/* Opens or creates DIR's proof for POS (dab_prover_open).  RETURN: exit
+** code (0 = ok). */
 static int open_proof(const proof_cfg *cfg, const dab_parsed *p, bool create, dab_proof **out,
                       dab_proof_load_info *li) {
   dab_err err;
-  dab_proof_spec spec, want;
+  dab_proof_spec want;
   memset(&want, 0, sizeof want);
   want.rows = p->geom.rows;
   want.cols = p->geom.cols;
   want.root = dab_ls_word(&p->game.lines);
   if (cfg->claim && dab_proof_parse_claim(cfg->claim, &want, &err)) return cli_error("solve", DAB_EINPUT, err.msg);
-  bool exists;
-  dab_status st = dab_proof_read_spec(cfg->dir, &spec, &exists, &err);
+  dab_proof_spec have;
+  bool exists = true;
+  if (create && !cfg->claim && !dab_proof_read_spec(cfg->dir, &have, &exists, &err) && !exists) {
+    fprintf(stderr, "dab solve: %s is a new proof: say what to prove with --claim (e.g. --claim =0)\n", cfg->dir);
+    return CLI_USAGE;
+  }
+  dab_status st = dab_prover_open(cfg->dir, &want, cfg->claim != NULL, (int)cfg->depth, create, out, li, &err);
   if (st) return cli_error("solve", st, err.msg);
-  if (exists) {
-    char a[DAB_MAX_LINES + 32], b[DAB_MAX_LINES + 32], c1[24], c2[24];
-    if (spec.rows != want.rows || spec.cols != want.cols || spec.root != want.root) {
-      dab_geom g;
-      dab_geom_init(&g, spec.rows, spec.cols, NULL);
-      dab_lineset l1 = dab_ls_from_word(spec.root);
-      dab_format_dbn(&g, &l1, a, sizeof a);
-      dab_lineset l2 = dab_ls_from_word(want.root);
-      dab_format_dbn(&p->geom, &l2, b, sizeof b);
-      fprintf(stderr, "dab solve: %s proves %s, not %s\n", cfg->dir, a, b);
-      return CLI_USAGE;
-    }
-    if (cfg->claim && (spec.has_ge != want.has_ge || spec.has_le != want.has_le ||
-                       (want.has_ge && spec.ge_bound != want.ge_bound) ||
-                       (want.has_le && spec.le_bound != want.le_bound))) {
-      fprintf(stderr, "dab solve: %s proves the claim %s, not %s\n", cfg->dir, dab_proof_spec_claim_text(&spec, c1),
-              dab_proof_spec_claim_text(&want, c2));
-      return CLI_USAGE;
-    }
-    if (cfg->depth >= 0 && cfg->depth != spec.depth) {
-      fprintf(stderr, "dab solve: %s was split at depth %d; --depth %ld would mix depths\n", cfg->dir, spec.depth,
-              cfg->depth);
-      return CLI_USAGE;
-    }
-  } else {
-    if (!create) {
-      fprintf(stderr, "dab solve: %s holds no proof (no proof.txt)\n", cfg->dir);
-      return CLI_FAIL;
-    }
-    if (!cfg->claim) {
-      fprintf(stderr, "dab solve: %s is a new proof: say what to prove with --claim (e.g. --claim =0)\n", cfg->dir);
-      return CLI_USAGE;
-    }
-    spec = want;
-    spec.depth = cfg->depth >= 0 ? (int)cfg->depth : 2;
-  }
-  dab_proof *pf = dab_proof_new(&spec, &st, &err);
-  if (!pf) return cli_error("solve", st, err.msg);
-  if (!exists) {
-    st = dab_proof_write_spec(cfg->dir, &spec, &err);
-    if (st) {
-      dab_proof_free(pf);
-      return cli_error("solve", st, err.msg);
-    }
-  }
-  st = dab_proof_load_dir(pf, cfg->dir, li, &err);
-  if (st) {
-    dab_proof_free(pf);
-    return cli_error("solve", st, err.msg);
-  }
   report_load(li, cfg->dir);
-  *out = pf;
   return CLI_OK;
 }
 

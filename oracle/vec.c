@@ -7,6 +7,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include "game/rng.h"
 
 struct dab_vec {
   dab_geom g;
@@ -97,10 +98,7 @@ void dab_vec_random_moves(const dab_vec *v, size_t n, const uint64_t *lines, uin
     }
     /* splitmix64 of (seed, i), then Lemire's multiply-shift into 0..k-1 */
     uint64_t z = seed ^ ((uint64_t)i * 0xd1342543de82ef95ull + 0x2545f4914f6cdd1dull);
-    z += 0x9e3779b97f4a7c15ull;
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    z ^= z >> 31;
+    z = dab_splitmix64(&z);
     int pick = (int)(((z >> 32) * (uint64_t)k) >> 32);
     action[i] = __builtin_ctzll(dab_pdep64(1ull << pick, free_lines));
   }

@@ -9,7 +9,7 @@
 #include "game/board.h"
 #include "game/sc.h"
 #include <stddef.h>
-#include "players/rng.h"
+#include "game/rng.h"
 
 /*
 ** A search state: the lines, player 0's boxes minus player 1's (the

@@ -7,7 +7,7 @@
 
 #include "game/board.h"
 #include "oracle/oracle.h"
-#include "players/rng.h"
+#include "game/rng.h"
 
 /*
 ** A player is made from a spec string, "NAME[:OPT,OPT=VALUE,...]":

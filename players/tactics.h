@@ -7,7 +7,7 @@
 #define DAB_PL_TACTICS_H
 
 #include "game/board.h"
-#include "players/rng.h"
+#include "game/rng.h"
 
 /* ---- Tactics on any board (multi-word line sets) --------------------- */
 

@@ -8,11 +8,71 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "game/postext.h"
 #include "oracle/solvestore.h"
+
+/* ---- Opening a proof directory --------------------------------------- */
+
+/* want's root and claim against the directory's spec: DAB_OK or why not. */
+static dab_status spec_matches(const char *dir, const dab_proof_spec *have, const dab_proof_spec *want,
+                               bool want_claim, int depth, dab_err *err) {
+  if (have->rows != want->rows || have->cols != want->cols || have->root != want->root) {
+    char a[DAB_MAX_LINES + 32] = "?", b[DAB_MAX_LINES + 32] = "?";
+    dab_geom g;
+    dab_lineset l1 = dab_ls_from_word(have->root), l2 = dab_ls_from_word(want->root);
+    if (!dab_geom_init(&g, have->rows, have->cols, NULL)) dab_format_dbn(&g, &l1, a, sizeof a);
+    if (!dab_geom_init(&g, want->rows, want->cols, NULL)) dab_format_dbn(&g, &l2, b, sizeof b);
+    return dab_fail(err, DAB_EINPUT, "%s proves %s, not %s", dir, a, b);
+  }
+  if (want_claim && (have->has_ge != want->has_ge || have->has_le != want->has_le ||
+                     (want->has_ge && have->ge_bound != want->ge_bound) ||
+                     (want->has_le && have->le_bound != want->le_bound))) {
+    char c1[24], c2[24];
+    return dab_fail(err, DAB_EINPUT, "%s proves the claim %s, not %s", dir, dab_proof_spec_claim_text(have, c1),
+                    dab_proof_spec_claim_text(want, c2));
+  }
+  if (depth >= 0 && depth != have->depth)
+    return dab_fail(err, DAB_EINPUT, "%s was split at depth %d; depth %d would mix depths", dir, have->depth,
+                    depth);
+  return DAB_OK;
+}
+
+dab_status dab_prover_open(const char *dir, const dab_proof_spec *want, bool want_claim, int depth, bool create,
+                           dab_proof **out, dab_proof_load_info *li, dab_err *err) {
+  *out = NULL;
+  dab_proof_spec spec;
+  bool exists;
+  dab_status st = dab_proof_read_spec(dir, &spec, &exists, err);
+  if (st) return st;
+  if (exists) {
+    st = spec_matches(dir, &spec, want, want_claim, depth, err);
+    if (st) return st;
+  } else {
+    if (!create) return dab_fail(err, DAB_EIO, "%s holds no proof (no proof.txt)", dir);
+    if (!want_claim)
+      return dab_fail(err, DAB_EINPUT, "%s is a new proof: say what to prove with a claim (e.g. =0)", dir);
+    spec = *want;
+    spec.depth = depth >= 0 ? depth : 2;
+  }
+  dab_proof *pf = dab_proof_new(&spec, &st, err);
+  if (!pf) return st;
+  if (!exists) st = dab_proof_write_spec(dir, &spec, err);
+  if (!st) st = dab_proof_load_dir(pf, dir, li, err);
+  if (st) {
+    dab_proof_free(pf);
+    return st;
+  }
+  *out = pf;
+  return DAB_OK;
+}
+
+/* ---- Parts and order --------------------------------------------------- */
 
 bool dab_prover_in_part(const dab_proof_claim *c, int part_i, int part_n) {
   if (part_n <= 1) return true;
-  /* by subtree, not by claim: a subtree's leaves share one warm table */
+  /* by subtree, not by claim: a subtree's leaves share one warm table.
+  ** This mixer is not dab_mix64 on purpose: changing it would move the
+  ** claims of proofs in progress from part to part. */
   uint64_t h = c->group * 0x9e3779b97f4a7c15ull;
   h ^= h >> 29;
   h *= 0xbf58476d1ce4e5b9ull;

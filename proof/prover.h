@@ -16,6 +16,25 @@
 #define DAB_PROVER_RATE_WINDOW (4 * 3600.0)
 
 /*
+** Opens the proof recorded in dir, or creates it there.  want names the
+** board (rows, cols) and the root, and, when want_claim, the claim
+** (has_ge, has_le and their bounds); depth is the split depth asked for
+** (-1: the directory's, or 2 for a new proof).  A proof already in dir
+** must have the same root, and the same claim and depth when they are
+** given.  A new one (create true) needs the claim; its spec (proof.txt) is
+** written before anything else.  The records are then loaded: li says how
+** many lines were read, and which were torn or bad (they are skipped).
+** RETURN: DAB_OK and *out (the caller frees it with dab_proof_free);
+** DAB_EINPUT (another root, claim or depth; a new proof with no claim; a
+** board proofs do not take); DAB_EIO (dir holds no proof and create is
+** false; a file that cannot be read or written); DAB_ENOMEM.
+** THREAD SAFETY: none needed (no shared state); two processes creating
+** one directory at once may both write its spec.
+*/
+dab_status dab_prover_open(const char *dir, const dab_proof_spec *want, bool want_claim, int depth, bool create,
+                           dab_proof **out, dab_proof_load_info *li, dab_err *err);
+
+/*
 ** True when claim c belongs to part part_i of part_n (dab solve --part
 ** I/N; part_n <= 1: every claim).  Parts go by subtree (c->group), not by
 ** claim, so that a subtree's leaves share one machine's warm table.

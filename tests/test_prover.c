@@ -232,6 +232,42 @@ static void check_append(const char *root) {
            "the file reads '%s'", buf);
 }
 
+/* dab_prover_open: creates with a claim, reopens with or without one, and
+** refuses another root, claim or depth, a missing claim and a missing
+** proof, each with its status and one line naming the directory. */
+static void check_open(const char *root) {
+  char dir[600];
+  snprintf(dir, sizeof dir, "%s/open", root);
+  if (mkdir(dir, 0755)) TH_CHECK(0, "mkdir %s", dir);
+  dab_proof_spec want = {.rows = 2, .cols = 2, .root = 0, .has_ge = true, .ge_bound = 0, .depth = 0};
+  dab_proof *pf = (dab_proof *)1;
+  dab_proof_load_info li;
+  dab_err err;
+  dab_status st = dab_prover_open(dir, &want, false, -1, true, &pf, &li, &err);
+  TH_CHECK(st == DAB_EINPUT && !pf && strstr(err.msg, dir) && !strchr(err.msg, '\n'), "new, no claim: %d '%s'", st,
+           err.msg);
+  st = dab_prover_open(dir, &want, true, -1, false, &pf, &li, &err);
+  TH_CHECK(st == DAB_EIO && !pf, "missing, not created: %d '%s'", st, err.msg);
+  st = dab_prover_open(dir, &want, true, -1, true, &pf, &li, &err);
+  TH_CHECK(st == DAB_OK && pf && dab_proof_get_spec(pf)->depth == 2 && li.lines == 0, "create: %d '%s'", st,
+           err.msg);
+  dab_proof_free(pf);
+  st = dab_prover_open(dir, &want, false, -1, false, &pf, &li, &err);
+  TH_CHECK(st == DAB_OK && pf && dab_proof_get_spec(pf)->has_ge && !dab_proof_get_spec(pf)->has_le,
+           "reopen without a claim: %d '%s'", st, err.msg);
+  dab_proof_free(pf);
+  dab_proof_spec other = want;
+  other.ge_bound = 2;
+  st = dab_prover_open(dir, &other, true, -1, false, &pf, &li, &err);
+  TH_CHECK(st == DAB_EINPUT && !pf && strstr(err.msg, "claim"), "another claim: %d '%s'", st, err.msg);
+  other = want;
+  other.root = 1;
+  st = dab_prover_open(dir, &other, true, -1, false, &pf, &li, &err);
+  TH_CHECK(st == DAB_EINPUT && !pf && strstr(err.msg, "not 2x2:1000"), "another root: %d '%s'", st, err.msg);
+  st = dab_prover_open(dir, &want, true, 3, false, &pf, &li, &err);
+  TH_CHECK(st == DAB_EINPUT && !pf && strstr(err.msg, "depth"), "another depth: %d '%s'", st, err.msg);
+}
+
 int main(void) {
   char root[] = "/tmp/dab-prover-XXXXXX";
   TH_CHECK(mkdtemp(root) != NULL, "mkdtemp");
@@ -243,6 +279,7 @@ int main(void) {
   }
   if (t24) check_serial(root, 2, 4, t24, 2);
   check_append(root);
+  check_open(root);
   dab_retro_free(t33);
   dab_retro_free(t24);
   char cmd[600];

@@ -1,5 +1,6 @@
 /*
-** rng.h: the small seedable random generator every player and the arena use.
+** rng.h: the small seedable random generator the players, the arena and
+** the vector environment use (the oracle sits below the players).
 ** See Copyright Notice in README.md
 */
 #ifndef DAB_RNG_H
