@@ -175,6 +175,15 @@ dab_status dab_rules_read(const char *path, const char *want_kind, dab_model_hea
   line_no++;
   if (!(ln = next_line(buf, body, &at)) || sscanf(ln, "rules %d", &count) != 1 || count < 0 || count > 1000000)
     goto bad_line;
+  /* The count is checked against the lines there before anything is
+  ** allocated for it: memory follows the file's size, not a number in it. */
+  size_t left = 0;
+  for (const char *q = buf + at; (q = memchr(q, '\n', body - (size_t)(q - buf))); q++) left++;
+  if ((size_t)count > left) {
+    line_no += (int)left + 1;
+    what = "fewer lines than its count";
+    goto bad;
+  }
   a = calloc((size_t)count + 1, sizeof *a);
   if (!a) {
     free(buf);

@@ -3,6 +3,7 @@
 ** agrees with an exhaustive matcher, mutations stay valid, new rules copy the state.
 ** See Copyright Notice in README.md
 */
+#include <xxhash.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -461,6 +462,17 @@ static void test_files(void) {
   fputs("x\n", f);
   fclose(f);
   TH_CHECK(dab_rules_read(path, NULL, &h, &b, &n, &err) == DAB_ECORRUPT, "trailing text refused");
+  /* A well-checksummed file that claims more rules than it has lines is
+  ** refused before its count is allocated (a million rules: ~1 GB). */
+  char big[256];
+  int blen = snprintf(big, sizeof big, "%s %d\nboard 3x3\nkind erl\nparams \nrules 1000000\n", DAB_RULES_MAGIC,
+                      DAB_RULES_VERSION);
+  f = fopen(path, "wb");
+  fprintf(f, "%sxxh3 %016llx\n", big, (unsigned long long)XXH3_64bits(big, (size_t)blen));
+  fclose(f);
+  st = dab_rules_read(path, NULL, &h, &b, &n, &err);
+  TH_CHECK(st == DAB_ECORRUPT && strstr(err.msg, "fewer lines than its count") && b == NULL, "count past the lines: %d '%s'",
+           st, err.msg);
   unlink(path);
 }
 
