@@ -4,7 +4,9 @@
 ** compares every answer with the exact values (a retrograde solve).  A
 ** trial is detected (open, check or a probe refuses), harmless (every
 ** answer exact) or wrong (a probe answered a wrong value): wrong must be 0.
-** Usage: tb_damage [RxC] [TRIALS]   (default 3x3, 1000 per kind)
+** Usage: tb_damage [RxC] [TRIALS] [SEED]   (default 3x3, 1000 per kind,
+** seed 0; runs with different seeds damage different places, so trials
+** can be split over processes and their counts added)
 ** Prints one line per kind, then wall time and peak RSS.
 ** See Copyright Notice in README.md
 */
@@ -39,6 +41,8 @@ static void spit(const char *path, const uint8_t *b, size_t n) {
 int main(int argc, char **argv) {
   int rows = 3, cols = 3, trials = argc > 2 ? atoi(argv[2]) : 1000;
   if (argc > 1 && sscanf(argv[1], "%dx%d", &rows, &cols) != 2) return 2;
+  if (argc > 3) rng_state ^= strtoull(argv[3], NULL, 10) * 0x9e3779b97f4a7c15ull;
+  if (!rng_state) rng_state = 1; /* xorshift's one fixed point */
   double t0 = bench_now();
   char clean[64], path[64], lock[80];
   snprintf(clean, sizeof clean, "/tmp/dab-damage-clean-%d.dab", (int)getpid());
@@ -61,8 +65,8 @@ int main(int argc, char **argv) {
   fclose(f);
   uint64_t all = (1ull << g.nlines) - 1;
   enum { PROBES = 3000 };
-  printf("tb_damage %dx%d: %zu-byte file, %d trials per kind, %d probes + check per trial\n", rows, cols, n,
-         trials, PROBES);
+  printf("tb_damage %dx%d: %zu-byte file, %d trials per kind, %d probes + check per trial, seed %s\n", rows, cols,
+         n, trials, PROBES, argc > 3 ? argv[3] : "0");
   long total_wrong = 0;
   for (int k = 0; k < KINDS; k++) {
     long detected = 0, harmless = 0, wrong = 0;
@@ -110,6 +114,7 @@ int main(int argc, char **argv) {
     }
     printf("%-18s trials %5d  detected %5ld  harmless %5ld  silently wrong %ld\n", kind_name[k], trials, detected,
            harmless, wrong);
+    fflush(stdout); /* each kind's line as it ends: a long run shows its progress */
     total_wrong += wrong;
   }
   unlink(path);

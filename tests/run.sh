@@ -9,7 +9,8 @@
 #   --san    build and run the C tests under ASan/UBSan (build-san/)
 #   --tsan   build and run the threaded tests under ThreadSanitizer
 #            (build-tsan/: test_ab's lazy-SMP and analysis-thread checks,
-#            test_oracle's threads sharing one searching oracle)
+#            test_oracle's threads sharing one searching oracle, and
+#            test_store_concurrency.sh: readers beside a writer)
 # BUILD=DIR tests/run.sh [--quick] builds and tests in DIR instead of build/.
 # Ends with one line "N passed, N failed"; exits 1 if anything failed.
 set -uo pipefail
@@ -35,7 +36,7 @@ skip() {  # name: true when --quick leaves it out
 }
 
 if ((tsan)); then
-  ./build.sh SAN=thread tests >/dev/null || { echo "0 passed, 1 failed"; exit 1; }
+  ./build.sh SAN=thread tests build-tsan/bench/store_concurrency >/dev/null || { echo "0 passed, 1 failed"; exit 1; }
   dir=build-tsan/tests
   export TSAN_OPTIONS=halt_on_error=1:report_signal_unsafe=0
   export DAB_TEST_TSAN=1
@@ -88,6 +89,10 @@ for t in "$dir"/test_*; do
   fi
   skip "$(basename "$t")" || run_one "$(basename "$t")" "$t"
 done
+if ((tsan)); then
+  run_one test_store_concurrency.sh env DAB_BENCH_DIR=build-tsan/bench DAB_CONCURRENCY_SECONDS=6 \
+    bash tests/test_store_concurrency.sh
+fi
 if ((!san)); then
   for s in tests/test_*.sh; do
     [ -f "$s" ] && ! skip "$(basename "$s")" && run_one "$(basename "$s")" bash "$s"

@@ -3,14 +3,15 @@
 # retrograde solve) and look up solved records while one writer adds them,
 # as processes and as threads, for a few seconds each: no errors, no wrong
 # values (build/bench/store_concurrency; bench/store_concurrency.sh runs
-# the 60-second version).
+# the 60-second version; DAB_CONCURRENCY_SECONDS sets the seconds, and
+# tests/run.sh --tsan runs it on the ThreadSanitizer build).
 source "$(dirname "${BASH_SOURCE[0]}")/clitest.sh"
 B=${DAB_BENCH_DIR:-build/bench}/store_concurrency
 check "the concurrency program is built" test -x "$B"
 "$DAB" build 2x5 -o "$T/2x5.dab" --threads 1 >/dev/null 2>&1
 check "2x5 built" test -f "$T/2x5.dab"
 for mode in procs threads; do
-  out=$("$B" "$T/2x5.dab" 3 16 $mode 2>&1); rc=$?
+  out=$("$B" "$T/2x5.dab" "${DAB_CONCURRENCY_SECONDS:-3}" 16 $mode 2>&1); rc=$?
   echo "$out"
   check "$mode: exit 0" test "$rc" = 0
   check "$mode: no errors, no wrong values" grep -q "errors 0, wrong 0" <<<"$out"
