@@ -16,7 +16,7 @@ static const char usage[] =
     "usage: dab train KIND --out FILE [--board RxC] [--games N | --generations N]\n"
     "                 [--seed S] [--threads N] [--log FILE.csv] [--snapshot N]\n"
     "                 [--grade-games N] [--resume FILE] [--checkpoint FILE]\n"
-    "                 [--stop-at N] [--tb DIR] [--oracle-lines N] [--KEY=VALUE ...]\n\n"
+    "                 [--stop-at N] [--tb DIR] [--oracle-lines N] [--KEY[=]VALUE ...]\n\n"
     "Trains an agent of KIND and writes its model file to --out (a player:\n"
     "KIND:FILE in dab arena and dab play).  Every snapshot (--snapshot N games or\n"
     "generations; default: the kind's) is graded against the oracle and appended\n"
@@ -30,7 +30,7 @@ static const char usage[] =
     "                     OUT.ckpt); --resume FILE continues from it, and with one\n"
     "                     thread ends with the same model as an uninterrupted run\n"
     "  --stop-at N        the same after N games (generations), then exit 0\n"
-    "  --KEY=VALUE        options of the kind (below)\n\n"
+    "  --KEY=VALUE        options of the kind (below; --KEY VALUE too)\n\n"
     "kinds:\n";
 
 static void print_usage(FILE *f) {
@@ -138,11 +138,14 @@ int dab_cmd_train(int argc, char **argv) {
       fprintf(stderr, "dab train: too many options\n");
       return CLI_USAGE;
     }
-    /* --KEY=VALUE for the kind; the key points into argv, cut at '='. */
+    /* --KEY=VALUE or --KEY VALUE for the kind (the command takes no
+    ** argument after KIND that is not an option, so a word that does not
+    ** start with "--" is the value); the key points into argv, cut at '='. */
     char *eq = strchr(argv[i], '=');
     if (eq) *eq = 0;
     kopts.key[kopts.n] = argv[i] + 2;
-    kopts.val[kopts.n++] = eq ? eq + 1 : "";
+    if (!eq && i + 1 < argc && strncmp(argv[i + 1], "--", 2)) kopts.val[kopts.n++] = argv[++i];
+    else kopts.val[kopts.n++] = eq ? eq + 1 : "";
   }
   if (!out) {
     fprintf(stderr, "dab train: --out FILE is required\n");

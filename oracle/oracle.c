@@ -107,7 +107,7 @@ static dab_status not_covered(const dab_oracle *o, int max_lines, dab_err *err) 
   int rows = o->geom.rows, cols = o->geom.cols;
   if (o->geom.nlines <= DAB_RETRO_MAX_FREE)
     return dab_fail(err, DAB_EBOARD,
-                    "no %dx%d tablebase found (looked in --tb, $DAB_TB_PATH, data/tb/); build it "
+                    "no %dx%d tablebase found (looked in --tb, $DAB_TB_PATH, the cache and data/tb/); build it "
                     "once with: dab build %dx%d",
                     rows, cols, rows, cols);
   if (dab_geom_fast(&o->geom))

@@ -24,6 +24,12 @@ assert float(rows[0]["opt_all"]) < float(last["opt_all"]), "learning improves th
 PY
 check "train q log: columns and learning" [ $? -eq 0 ]
 
+# A kind's option takes its value after '=' or as the next word.
+run train q --board 2x2 --games 100 --alpha 7 --out "$tmp/q2.dab"
+check "--alpha 7 (space) is read as the value and refused" grep -q "got '7'" <<<"$err"
+run train q --board 2x2 --games 100 --alpha 0.5 --out "$tmp/q2.dab"
+check "--alpha 0.5 (space) trains (got $rc: $err)" [ "$rc" -eq 0 ]
+
 # The model plays in the arena and in dab play.
 run arena --board 2x2 --p1 "q:$tmp/q.dab" --p2 random --games 20 --json
 check "arena q:FILE exit 0 ($err)" [ "$rc" -eq 0 ]
