@@ -1,10 +1,10 @@
 #!/bin/sh
 # az_matches.sh: az models (or checkpoints) against chain, mcts-bz and
-# perfect on 3x3, with the search and with the policy head alone; one
-# Markdown table row per match: wins, win rate [95%], margin, and the boxes
+# perfect on 3x3 (or BOARD=RxC), with the search and with the policy head
+# alone; one Markdown table row per match: wins, win rate [95%], margin, and the boxes
 # each side lost against perfect play per game (the oracle's metrics).
 # Usage: bench/az_matches.sh [GAMES] LABEL=MODEL...   (default 100 games)
-# Each match: dab arena --board 3x3 --games GAMES --seed 7, each side first
+# Each match: dab arena --board $BOARD --games GAMES --seed 7, each side first
 # in half; ends with wall time and peak RSS of the whole run.
 # See Copyright Notice in README.md
 set -e
@@ -13,6 +13,7 @@ GAMES=100
 case ${1:-} in [0-9]*) GAMES=$1; shift ;; esac
 [ $# -ge 1 ] || { echo "usage: bench/az_matches.sh [GAMES] LABEL=MODEL..." >&2; exit 2; }
 DAB=${DAB:-bin/dab}
+BOARD=${BOARD:-3x3}
 t0=$(date +%s.%N)
 ROW=$(mktemp)
 trap 'rm -f "$ROW" /tmp/az_matches.rss' EXIT
@@ -35,7 +36,7 @@ for lm in "$@"; do
   label=${lm%%=*} model=${lm#*=}
   for sims in 48 0; do
     for opp in chain mcts-bz:sims=100 mcts-bz:sims=1000 perfect; do
-      /usr/bin/time -f "%M" -o /tmp/az_matches.rss "$DAB" arena --board 3x3 --p1 "az:$model,sims=$sims" \
+      /usr/bin/time -f "%M" -o /tmp/az_matches.rss "$DAB" arena --board "$BOARD" --p1 "az:$model,sims=$sims" \
         --p2 "$opp" --games "$GAMES" --seed 7 --json |
         /usr/bin/python3 "$ROW" "$label" "$sims" "$opp"
       rss=$(cat /tmp/az_matches.rss)

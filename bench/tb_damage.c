@@ -4,9 +4,10 @@
 ** compares every answer with the exact values (a retrograde solve).  A
 ** trial is detected (open, check or a probe refuses), harmless (every
 ** answer exact) or wrong (a probe answered a wrong value): wrong must be 0.
-** Usage: tb_damage [RxC] [TRIALS] [SEED]   (default 3x3, 1000 per kind,
-** seed 0; runs with different seeds damage different places, so trials
-** can be split over processes and their counts added)
+** Usage: tb_damage [RxC] [TRIALS] [SEED] [KINDS]   (default 3x3, 1000 per
+** kind, seed 0, every kind; runs with different seeds damage different
+** places, so trials can be split over processes and their counts added;
+** KINDS picks kinds by number, 0-4 in the order printed, e.g. "34")
 ** Prints one line per kind, then wall time and peak RSS.
 ** See Copyright Notice in README.md
 */
@@ -68,7 +69,9 @@ int main(int argc, char **argv) {
   printf("tb_damage %dx%d: %zu-byte file, %d trials per kind, %d probes + check per trial, seed %s\n", rows, cols,
          n, trials, PROBES, argc > 3 ? argv[3] : "0");
   long total_wrong = 0;
+  const char *only = argc > 4 ? argv[4] : "01234";
   for (int k = 0; k < KINDS; k++) {
+    if (!strchr(only, '0' + k)) continue;
     long detected = 0, harmless = 0, wrong = 0;
     for (int t = 0; t < trials; t++) {
       memcpy(b, orig, n);
