@@ -1,8 +1,9 @@
 #!/bin/sh
 # az_matches.sh: az models (or checkpoints) against chain, mcts-bz and
 # perfect on 3x3 (or BOARD=RxC), with the search and with the policy head
-# alone; one Markdown table row per match: wins, win rate [95%], margin, and the boxes
-# each side lost against perfect play per game (the oracle's metrics).
+# alone; one Markdown table row per match: wins, win rate [95%], margin,
+# and the boxes each side lost against perfect play per game (the
+# oracle's metrics).
 # Usage: bench/az_matches.sh [GAMES] LABEL=MODEL...   (default 100 games)
 # Each match: dab arena --board $BOARD --games GAMES --seed 7, each side first
 # in half; ends with wall time and peak RSS of the whole run.

@@ -41,7 +41,11 @@ static void spit(const char *path, const uint8_t *b, size_t n) {
 
 int main(int argc, char **argv) {
   int rows = 3, cols = 3, trials = argc > 2 ? atoi(argv[2]) : 1000;
-  if (argc > 1 && sscanf(argv[1], "%dx%d", &rows, &cols) != 2) return 2;
+  if (argc > 1 && sscanf(argv[1], "%dx%d", &rows, &cols) != 2)
+    return fprintf(stderr, "tb_damage: board '%s' is not RxC\n", argv[1]), 2;
+  const char *only = argc > 4 ? argv[4] : "01234";
+  if (!*only || strspn(only, "01234") != strlen(only))
+    return fprintf(stderr, "tb_damage: KINDS '%s' is not a list of digits 0-4\n", only), 2;
   if (argc > 3) rng_state ^= strtoull(argv[3], NULL, 10) * 0x9e3779b97f4a7c15ull;
   if (!rng_state) rng_state = 1; /* xorshift's one fixed point */
   double t0 = bench_now();
@@ -69,7 +73,6 @@ int main(int argc, char **argv) {
   printf("tb_damage %dx%d: %zu-byte file, %d trials per kind, %d probes + check per trial, seed %s\n", rows, cols,
          n, trials, PROBES, argc > 3 ? argv[3] : "0");
   long total_wrong = 0;
-  const char *only = argc > 4 ? argv[4] : "01234";
   for (int k = 0; k < KINDS; k++) {
     if (!strchr(only, '0' + k)) continue;
     long detected = 0, harmless = 0, wrong = 0;
