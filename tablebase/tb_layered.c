@@ -350,6 +350,7 @@ static bool map_layer(dabtb_layers *L, const dab_geom *g, int k, uint64_t n, boo
   if (ok && n) {
     m = mmap(NULL, LAYER_HEADER + n, PROT_READ, MAP_SHARED, fd, 0);
     if (m == MAP_FAILED) m = NULL, ok = false;
+    else dab_mapped(m, LAYER_HEADER + n);
   }
   close(fd);
   if (ok && n && check && XXH3_64bits((const uint8_t *)m + LAYER_HEADER, n) != dabtb_get_le64(h + 32))

@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include <fcntl.h>
 #include <unistd.h>
+#include "game/sysmem.h"
 #include "tablebase/tb_internal.h"
 
 /*
@@ -143,7 +144,9 @@ static dab_status structure_once(MDB_env *env, uint64_t file_size, const char *p
   ** stat has made the file longer, not the check wrong. */
   struct stat sb;
   if (stat(path, &sb) == 0 && (uint64_t)sb.st_size > file_size) file_size = (uint64_t)sb.st_size;
-  if (w.psize < 512 || (w.last + 1) * w.psize > file_size)
+  /* Two meta pages at least, and last < size / psize: the product
+  ** (last + 1) * psize of a damaged last_pgno can wrap to a small size. */
+  if (w.psize < 512 || w.last < 1 || w.last >= file_size / w.psize)
     return dab_fail(err, DAB_EINPUT, "%s: truncated or damaged (page size %llu)", path,
                     (unsigned long long)w.psize);
   /* Our own read-only view of the file (LMDB does not expose its map). */
@@ -153,6 +156,7 @@ static dab_status structure_once(MDB_env *env, uint64_t file_size, const char *p
   void *map = mmap(NULL, len, PROT_READ, MAP_SHARED, fd, 0);
   close(fd);
   if (map == MAP_FAILED) return dab_fail(err, DAB_EIO, "%s: cannot map", path);
+  dab_mapped(map, len);
   w.map = map;
   dab_status rc = check_map(&w, path, err);
   munmap(map, len);

@@ -289,10 +289,10 @@ dab_status dabtb_open(const char *path, const dabtb_opts *opts, dabtb **out, dab
     int fd;
     if (mdb_env_get_fd(tb->env, &fd) == 0) fstat(fd, &sb);
     mdb_env_stat(tb->env, &est);
-    uint64_t need = ((uint64_t)info.me_last_pgno + 1) * est.ms_psize;
-    if (need > (uint64_t)sb.st_size) {
-      st = dab_fail(err, DAB_EINPUT, "%s: truncated (%lld bytes, its pages need %llu)", path,
-                    (long long)sb.st_size, (unsigned long long)need);
+    /* compared as a page count: a damaged last_pgno's product can wrap */
+    if (!est.ms_psize || info.me_last_pgno >= (uint64_t)sb.st_size / est.ms_psize) {
+      st = dab_fail(err, DAB_EINPUT, "%s: truncated (%lld bytes; its pages run to page %llu of %u bytes)", path,
+                    (long long)sb.st_size, (unsigned long long)info.me_last_pgno, est.ms_psize);
       goto fail;
     }
   }
