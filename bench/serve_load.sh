@@ -20,7 +20,9 @@ command -v wrk >/dev/null || { echo "serve_load: wrk missing (apt-get install wr
 
 "$DAB" serve --port 0 >"$T/serve.out" 2>"$T/serve.err" &
 spid=$!
-trap 'kill $spid 2>/dev/null; kill $bg 2>/dev/null; rm -rf "$T"' EXIT
+# (under set -e a failing kill in the trap, e.g. of no searcher, would
+# make the exit status 2)
+trap 'kill $spid 2>/dev/null || true; [ -z "$bg" ] || kill $bg 2>/dev/null || true; rm -rf "$T"' EXIT
 bg=
 for _ in $(seq 100); do grep -q http "$T/serve.out" && break; sleep 0.1; done
 U=$(grep -o 'http://[^ ]*' "$T/serve.out"); PORT=${U#http://127.0.0.1:}; PORT=${PORT%/}
