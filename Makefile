@@ -51,7 +51,7 @@ LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/obj/%.o)
 # Hot loops built twice (game/isa.h): the object every x86-64 runs, with
 # the portable pext/pdep, and an x86-64-v3 one (BMI2, AVX2, popcnt), one
 # chosen at run time.  Other CPUs build the first only.
-ISA_SRC := solver/retro_sweep.c
+ISA_SRC := solver/retro_sweep.c solver/ab_search.c symmetry/sckey.c tablebase/tb_rule.c
 ISA_V3  := $(if $(filter x86_64-%,$(shell $(CC) -dumpmachine)),-march=x86-64-v3)
 LIB_OBJ += $(if $(ISA_V3),$(ISA_SRC:%.c=$(BUILD)/obj/%.v3.o))
 CLI_SRC := $(wildcard cli/*.c)

@@ -20,6 +20,7 @@
 #include "game/sysmem.h"
 #include "theorems/sle.h"
 #include "game/clock.h"
+#include "game/isa.h"
 
 
 #define NEG_INF (-1000)
@@ -230,7 +231,21 @@ dab_status ab_check_position(const dab_ab *ab, uint64_t p, dab_err *err);
 
 /* ab_search.c: the null-window search of w->root (w->nrem free lines,
 ** window alpha..beta) from ply; returns its fail-soft value, or with
-** w->stop set an arbitrary one. */
-int ab_search(ab_worker *w, uint64_t p, int nrem, int alpha, int beta, int ply, bool excl);
+** w->stop set an arbitrary one.
+** ab_search.c is built twice (game/isa.h, the Makefile's ISA_SRC):
+** ab_search_base runs on any x86-64, ab_search_v3 with pext, pdep and
+** popcnt compiled in; ab_search picks one per call (a root test, not a
+** node).  The runtime check per pext of the portable object cost the
+** search 12-20% (docs/PERFORMANCE.md). */
+int ab_search_base(ab_worker *w, uint64_t p, int nrem, int alpha, int beta, int ply, bool excl);
+#if DAB_ISA_HAVE_V3
+int ab_search_v3(ab_worker *w, uint64_t p, int nrem, int alpha, int beta, int ply, bool excl);
+#endif
+static inline int ab_search(ab_worker *w, uint64_t p, int nrem, int alpha, int beta, int ply, bool excl) {
+#if DAB_ISA_HAVE_V3
+  if (dab_isa_v3()) return ab_search_v3(w, p, nrem, alpha, beta, ply, excl);
+#endif
+  return ab_search_base(w, p, nrem, alpha, beta, ply, excl);
+}
 
 #endif

@@ -431,6 +431,6 @@ static int search(ab_worker *w, uint64_t p, int nrem, int alpha, int beta, int p
 
 /* The exported entry (ab_int.h); the recursion stays on the static search,
 ** which libdab.so calls directly rather than through the PLT. */
-int ab_search(ab_worker *w, uint64_t p, int nrem, int alpha, int beta, int ply, bool excl) {
+int DAB_ISA_FN(ab_search)(ab_worker *w, uint64_t p, int nrem, int alpha, int beta, int ply, bool excl) {
   return search(w, p, nrem, alpha, beta, ply, excl);
 }

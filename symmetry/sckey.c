@@ -9,7 +9,15 @@
 #define XXH_INLINE_ALL
 #include <xxhash.h>
 #include "game/hashmix.h"
+#include "game/isa.h"
 #include "symmetry/sckey.h"
+
+/* Built twice (game/isa.h, the Makefile's ISA_SRC): a key spends its time
+** in pext, pdep and popcount, and the portable object's check per call
+** cost 24% (docs/PERFORMANCE.md).  dab_sckey64 (in the base object) calls
+** the variant the CPU runs fast. */
+void dab_sckey64_base(const dab_geom *g, uint64_t p, dab_sckey *out);
+void dab_sckey64_v3(const dab_geom *g, uint64_t p, dab_sckey *out);
 
 #define ENC_WORDS ((DAB_SCKEY_MAX_COINS + 1) / 2)
 
@@ -244,7 +252,7 @@ static void canon_component(sc_graph *gr, const uint8_t *mem, int k, sc_componen
   canon_graph(&lg, mem, out);
 }
 
-void dab_sckey64(const dab_geom *g, uint64_t p, dab_sckey *out) {
+void DAB_ISA_FN(dab_sckey64)(const dab_geom *g, uint64_t p, dab_sckey *out) {
   sc_graph gr;
   /* Box-space bit vectors (board.h): a box is a coin while a side is
   ** free; across a free side lies the box delta[s] away, or the ground
@@ -345,6 +353,17 @@ void dab_sckey64(const dab_geom *g, uint64_t p, dab_sckey *out) {
   out->check = h.high64;
 }
 
+#ifndef DAB_ISA_V3 /* the rest once, in the base object */
+void dab_sckey64(const dab_geom *g, uint64_t p, dab_sckey *out) {
+#if DAB_ISA_HAVE_V3
+  if (dab_isa_v3()) {
+    dab_sckey64_v3(g, p, out);
+    return;
+  }
+#endif
+  dab_sckey64_base(g, p, out);
+}
+
 int dab_sckey_edge(const dab_geom *g, const dab_sckey *k, int m) {
   int b0 = g->line_box[m][0], b1 = g->line_box[m][1];
   int a = b0 >= 0 ? k->index_of[b0] : DAB_SCKEY_GROUND;
@@ -370,3 +389,4 @@ int dab_sckey_line(const dab_geom *g, const dab_sckey *k, uint64_t p, int code) 
   }
   return -1;
 }
+#endif
