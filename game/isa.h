@@ -9,15 +9,17 @@
 #include <stdbool.h>
 
 /*
-** The default build runs on any x86-64 (no -march).  A few loops spend
-** their time in pext/pdep/popcnt (the retrograde sweep, the tablebase
-** probe): their files are listed in the Makefile's ISA_SRC and compiled
-** twice, once as the rest of the library and once with -march=x86-64-v3
-** -DDAB_ISA_V3 (x86-64 only).  Such a file names each outer function
-** DAB_ISA_FN(name): name_v3 in the second object, name_base in the first
-** (which also takes the portable pext/pdep of game/bits.h, as it runs only
-** where BMI2 is missing or slow).  The caller picks one with
-** dab_isa_v3() once per job, not per call.
+** The default build runs on any x86-64 (no -march).  A few files spend
+** their time in pext/pdep/popcnt (the retrograde sweep, the search, the
+** graph keys, the probe's capture rule): they are listed in the
+** Makefile's ISA_SRC and compiled twice, once as the rest of the library
+** and once with -march=x86-64-v3 -DDAB_ISA_V3 (x86-64 only).  Such a file
+** names each outer function DAB_ISA_FN(name): name_v3 in the second
+** object, name_base in the first (which also takes the portable pext/pdep
+** of game/bits.h, as it runs only where BMI2 is missing or slow).  The
+** caller picks one with dab_isa_v3(): once per job where it can (the
+** sweep, a root test), else once per call of a function that does
+** thousands of instructions' work (a graph key, a probe).
 **
 ** DAB_ISA_HAVE_V3 is 1 where the Makefile builds the v3 objects;
 ** -DDAB_ISA_HAVE_V3=0 (with -DDAB_BITS_SOFT) measures what a CPU without

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # tests/run.sh: build, then run every test program and the Python tests.
 # Usage: tests/run.sh [--quick] [--san | --tsan]
-#   --quick  the edit-test loop, under a minute: every C test at its
+#   --quick  the edit-test loop, about a minute: every C test at its
 #            sanitizer sizes (DAB_TEST_SAN=1; test_ab only its threaded
 #            checks), the fast shell tests; leaves out the slow ones
 #            (QUICK_SKIP below) and the Python tests.  The full suite (no
@@ -59,6 +59,8 @@ else
 fi
 export DAB_BIN="$PWD/${bin:-bin}/dab" DAB_LIB="$PWD/${b:-build}/libdab.so"
 ((quick && !san)) && export DAB_TEST_SAN=1
+# the fuzz smoke run: 3 s a harness in the edit-test loop, 8 s in the full suite
+((quick)) && export FUZZ_SMOKE_SECONDS=${FUZZ_SMOKE_SECONDS:-3}
 
 passed=0 failed=0
 run_one() {  # name, command...
