@@ -50,4 +50,13 @@ static inline bool dab_isa_v3(void) {
 #endif
 }
 
+/* The call fn_v3(...) or fn_base(...), as dab_isa_v3() picks: for the
+** exported entry of a file built twice (its caller, in the base object or
+** elsewhere).  Without v3 objects fn_v3 is not even named. */
+#if DAB_ISA_HAVE_V3
+#define DAB_ISA_CALL(fn, ...) (dab_isa_v3() ? fn##_v3(__VA_ARGS__) : fn##_base(__VA_ARGS__))
+#else
+#define DAB_ISA_CALL(fn, ...) fn##_base(__VA_ARGS__)
+#endif
+
 #endif

@@ -37,12 +37,14 @@ void dab_huge_unmap(void *p, size_t bytes);
 ** report on a valid read, seen when a fuzzer opened thousands of files).
 ** NOTES: for views of a file's size; thread-safe.
 */
-#if defined(__has_feature)
-#if __has_feature(address_sanitizer) && !defined(__SANITIZE_ADDRESS__)
-#define __SANITIZE_ADDRESS__ 1
+#if defined(__SANITIZE_ADDRESS__) /* gcc */
+#define DAB_ASAN 1
+#elif defined(__has_feature)   /* clang */
+#if __has_feature(address_sanitizer)
+#define DAB_ASAN 1
 #endif
 #endif
-#ifdef __SANITIZE_ADDRESS__
+#ifdef DAB_ASAN
 #include <sanitizer/asan_interface.h>
 static inline void dab_mapped(const void *p, size_t len) { __asan_unpoison_memory_region(p, len); }
 #else

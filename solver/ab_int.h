@@ -240,10 +240,7 @@ dab_status ab_check_position(const dab_ab *ab, uint64_t p, dab_err *err);
 int ab_search_base(ab_worker *w, uint64_t p, int nrem, int alpha, int beta, int ply, bool excl);
 int ab_search_v3(ab_worker *w, uint64_t p, int nrem, int alpha, int beta, int ply, bool excl);
 static inline int ab_search(ab_worker *w, uint64_t p, int nrem, int alpha, int beta, int ply, bool excl) {
-#if DAB_ISA_HAVE_V3
-  if (dab_isa_v3()) return ab_search_v3(w, p, nrem, alpha, beta, ply, excl);
-#endif
-  return ab_search_base(w, p, nrem, alpha, beta, ply, excl);
+  return DAB_ISA_CALL(ab_search, w, p, nrem, alpha, beta, ply, excl);
 }
 
 #endif

@@ -354,15 +354,7 @@ void DAB_ISA_FN(dab_sckey64)(const dab_geom *g, uint64_t p, dab_sckey *out) {
 }
 
 #ifndef DAB_ISA_V3 /* the rest once, in the base object */
-void dab_sckey64(const dab_geom *g, uint64_t p, dab_sckey *out) {
-#if DAB_ISA_HAVE_V3
-  if (dab_isa_v3()) {
-    dab_sckey64_v3(g, p, out);
-    return;
-  }
-#endif
-  dab_sckey64_base(g, p, out);
-}
+void dab_sckey64(const dab_geom *g, uint64_t p, dab_sckey *out) { DAB_ISA_CALL(dab_sckey64, g, p, out); }
 
 int dab_sckey_edge(const dab_geom *g, const dab_sckey *k, int m) {
   int b0 = g->line_box[m][0], b1 = g->line_box[m][1];

@@ -96,18 +96,13 @@ dab_status DAB_ISA_FN(dabtb_rule_from_moves)(const dabtb_source *src, uint64_t p
 }
 
 #ifndef DAB_ISA_V3 /* the public functions once, in the base object */
-#if DAB_ISA_HAVE_V3
-#define RULE_PICK(fn, ...) return dab_isa_v3() ? fn##_v3(__VA_ARGS__) : fn##_base(__VA_ARGS__)
-#else
-#define RULE_PICK(fn, ...) return fn##_base(__VA_ARGS__)
-#endif
 dab_status dabtb_rule_value(const dabtb_source *src, dabtb_memo *mo, uint64_t p, int *v, dab_err *err) {
-  RULE_PICK(dabtb_rule_value, src, mo, p, v, err);
+  return DAB_ISA_CALL(dabtb_rule_value, src, mo, p, v, err);
 }
 dab_status dabtb_rule_move(const dabtb_source *src, dabtb_memo *mo, uint64_t p, int m, int *v, dab_err *err) {
-  RULE_PICK(dabtb_rule_move, src, mo, p, m, v, err);
+  return DAB_ISA_CALL(dabtb_rule_move, src, mo, p, m, v, err);
 }
 dab_status dabtb_rule_from_moves(const dabtb_source *src, uint64_t p, int *v, dab_err *err) {
-  RULE_PICK(dabtb_rule_from_moves, src, p, v, err);
+  return DAB_ISA_CALL(dabtb_rule_from_moves, src, p, v, err);
 }
 #endif
