@@ -45,7 +45,7 @@ endif
 # Upstream to downstream; a folder may include only itself and the ones
 # before it (cli/, tests/ and bench/ sit above them all).  `make layers`
 # checks every #include against this order (.ci/layers.sh).
-LIBDIRS := game symmetry theorems solver tablebase oracle proof verify players agents service
+LIBDIRS := game symmetry theorems pdb solver tablebase oracle proof verify players agents service
 LIB_SRC := $(foreach d,$(LIBDIRS),$(wildcard $(d)/*.c))
 LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/obj/%.o)
 # Hot loops built twice (game/isa.h): the object every x86-64 runs, with

@@ -33,6 +33,7 @@ int main(int argc, char **argv) {
   dab_ab_opts o;
   dab_ab_default_opts(&o);
   bool analyze = false, test = false;
+  int pdb_build = 0;
   int test_bound = 0;
   for (int i = 2; i < argc; i++) {
     const char *a = argv[i];
@@ -65,6 +66,8 @@ int main(int argc, char **argv) {
     else if (!strcmp(a, "--threads") && i + 1 < argc) o.threads = atoi(argv[++i]);
     else if (!strcmp(a, "--limit") && i + 1 < argc) o.node_limit = strtoull(argv[++i], NULL, 10);
     else if (!strcmp(a, "--test") && i + 1 < argc) test = true, test_bound = atoi(argv[++i]);
+    else if (!strcmp(a, "--pdb-build") && i + 1 < argc) pdb_build = atoi(argv[++i]);
+    else if (!strcmp(a, "--pdb-max-free") && i + 1 < argc) o.pdb_max_free = atoi(argv[++i]);
     else if (!strcmp(a, "--policy") && i + 1 < argc) {
       const char *p = argv[++i];
       o.tune.tt_policy = !strcmp(p, "always") ? DAB_TT_ALWAYS : !strcmp(p, "direct") ? DAB_TT_DIRECT : DAB_TT_WORK;
@@ -74,6 +77,17 @@ int main(int argc, char **argv) {
   dab_err err;
   if (dab_parse_position(argv[1], &ps, &err)) { fprintf(stderr, "ab_bench: %s\n", err.msg); return 2; }
   dab_status st;
+  dab_pdb *pdb = NULL;
+  if (pdb_build) {
+    double tb = dab_now_s();
+    if (dab_pdb_new(&pdb, &err) || dab_pdb_build(pdb, pdb_build, NULL, NULL, NULL, &err)) {
+      fprintf(stderr, "ab_bench: %s\n", err.msg);
+      return 1;
+    }
+    fprintf(stderr, "pattern database: %u components of <= %d strings, built in %.1f s\n", dab_pdb_count(pdb),
+            pdb_build, dab_now_s() - tb);
+    o.pdb = pdb;
+  }
   o.on_bound = on_bound;
   bench_t0 = dab_now_s();
   dab_ab *ab = dab_ab_new(&ps.geom, &o, &st, &err);
@@ -98,10 +112,12 @@ int main(int argc, char **argv) {
   dab_ab_stats s;
   dab_ab_get_stats(ab, &s);
   if (st) printf("stopped: %s\n", err.msg);
+  if (pdb) printf("pdb_leaves %llu pdb_nodes %llu\n", (unsigned long long)s.pdb_leaves, (unsigned long long)s.pdb_nodes);
   printf("%s value %+d nodes %llu tests %llu tt_probes %llu tt_hits %llu graph_keys %llu sle %llu loony %llu deferred %llu seconds %.3f knps %.0f\n",
          argv[1], v, (unsigned long long)s.nodes, (unsigned long long)s.tests,
          (unsigned long long)s.tt_probes, (unsigned long long)s.tt_hits, (unsigned long long)s.graph_keys, (unsigned long long)s.sle_leaves, (unsigned long long)s.loony_skips, (unsigned long long)s.deferrals,
          s.seconds, s.seconds > 0 ? (double)s.nodes / s.seconds / 1000 : 0);
   dab_ab_free(ab);
+  dab_pdb_free(pdb);
   return st ? 1 : 0;
 }

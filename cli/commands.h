@@ -19,6 +19,7 @@
   X(info, "what a tablebase file holds (its meta)")                            \
   X(check, "integrity check of a tablebase: every block's checksum")           \
   X(verify, "re-derive every stored value of a tablebase from its successors") \
+  X(pdb, "the pattern database of Strings-and-Coins components: build, info, probe, check, verify") \
   X(arena, "play matches between players, scored against the oracle")         \
   X(play, "the move a player (perfect, chain, mcts, sw...) makes in POS")      \
   X(train, "train a learning agent (q, ...) graded by the oracle; a model file") \

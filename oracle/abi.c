@@ -43,7 +43,7 @@ static const abi_field oracle_opts_fields[] = {
     FIELD(dab_oracle_opts, checkpoint_seconds), FIELD(dab_oracle_opts, search_opts),
     FIELD(dab_oracle_opts, progress),    FIELD(dab_oracle_opts, progress_ctx),
     FIELD(dab_oracle_opts, warn),        FIELD(dab_oracle_opts, warn_ctx),
-    FIELD(dab_oracle_opts, cancel),
+    FIELD(dab_oracle_opts, cancel),      FIELD(dab_oracle_opts, pdb),
 };
 
 /* A size change of a mirrored struct stops the build here: update the
@@ -51,7 +51,7 @@ static const abi_field oracle_opts_fields[] = {
 ** new field that fits in the old tail padding, which keeps the size). */
 _Static_assert(sizeof(dab_err) == DAB_ERR_LEN, "dab_err changed: update abi.c and python/dab.py");
 _Static_assert(sizeof(dabtb_coverage) == 64, "dabtb_coverage changed: update abi.c and python/dab.py");
-_Static_assert(sizeof(dab_oracle_opts) == 120, "dab_oracle_opts changed: update abi.c and python/dab.py");
+_Static_assert(sizeof(dab_oracle_opts) == 128, "dab_oracle_opts changed: update abi.c and python/dab.py");
 
 #define NF(a) ((int)(sizeof a / sizeof a[0]))
 
@@ -64,7 +64,7 @@ static const abi_struct abi_structs[] = {
      NF(coverage_fields)},
     {"dab_oracle_opts", sizeof(dab_oracle_opts),
      "tb_dir,max_build_free,threads,search,search_hash,search_node_limit,retro_free,only,store,"
-     "mem_limit,checkpoint_seconds,search_opts,progress,progress_ctx,warn,warn_ctx,cancel",
+     "mem_limit,checkpoint_seconds,search_opts,progress,progress_ctx,warn,warn_ctx,cancel,pdb",
      oracle_opts_fields,
      NF(oracle_opts_fields)},
 };

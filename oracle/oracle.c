@@ -38,6 +38,7 @@ typedef struct oracle_dyn {
   uint64_t ab_hash;       /* its table's bytes */
   dab_ab_opts base;       /* the solver's options, less size and callbacks */
   dab_solvestore *store;  /* the board's solved store, or NULL */
+  dab_pdb *pdb;           /* the pattern database the search uses (owned), or NULL */
 } oracle_dyn;
 
 struct dab_oracle {
@@ -93,8 +94,21 @@ static dab_status open_dyn(dab_oracle *o, int retro_free, bool search, bool use_
                               .warn_ctx = o};
     st = dab_solvestore_open(&o->geom, &so, &d->store, err);
   }
+  if (!st && search && !d->base.pdb && o->opts.pdb != DAB_ORACLE_PDB_NONE) {
+    char path[PATH_MAX];
+    dab_err perr;
+    if (dabtb_find_file(DAB_PDB_FILE, o->opts.tb_dir, path, sizeof path, NULL) == DAB_OK) {
+      if (dab_pdb_load(path, &d->pdb, &perr) == DAB_OK) d->base.pdb = d->pdb;
+      else if (o->opts.warn) {
+        char msg[DAB_ERR_LEN + 64];
+        snprintf(msg, sizeof msg, "searching without the pattern database: %s", perr.msg);
+        o->opts.warn(o->opts.warn_ctx, msg);
+      }
+    }
+  }
   if (st || pthread_mutex_init(&d->lock, NULL)) {
     dab_solvestore_close(d->store);
+    dab_pdb_free(d->pdb);
     free(d);
     return st ? st : dab_fail(err, DAB_ENOMEM, "out of memory");
   }
@@ -191,6 +205,7 @@ void dab_oracle_close(dab_oracle *o) {
     dab_retro_free(o->dyn->below);
     dab_ab_free(o->dyn->ab);
     dab_solvestore_close(o->dyn->store);
+    dab_pdb_free(o->dyn->pdb);
     free(o->dyn);
   }
   free(o);

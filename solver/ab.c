@@ -50,7 +50,8 @@ static int keycache_bits(const dab_ab_opts *o) {
 uint64_t dab_ab_memory(const dab_ab_opts *o) {
   uint64_t tt = o->tune.no_tt ? 64 : o->hash_bytes ? o->hash_bytes : 1ull << 30;
   uint64_t caches = o->tune.graph_keys && !o->tune.no_tt ? sizeof(keycache_entry) << keycache_bits(o) : 0;
-  return dab_tt_buckets_for(tt) * sizeof(dab_tt_bucket) + caches;
+  uint64_t pdb = o->pdb ? dab_pdb_table_bytes(o->pdb_table_bits ? o->pdb_table_bits : 22) : 0;
+  return dab_tt_buckets_for(tt) * sizeof(dab_tt_bucket) + caches + pdb;
 }
 
 int dab_ab_open_boxes(const dab_geom *g, uint64_t p) {
@@ -144,6 +145,14 @@ dab_ab *dab_ab_new(const dab_geom *g, const dab_ab_opts *opts, dab_status *st, d
       return NULL;
     }
   }
+  if (ab->o.pdb) {
+    dab_status s2 = dab_pdb_table_new(ab->o.pdb_table_bits ? ab->o.pdb_table_bits : 22, &ab->pdbt, err);
+    if (s2) {
+      dab_ab_free(ab);
+      *st = s2;
+      return NULL;
+    }
+  }
   *st = DAB_OK;
   return ab;
 }
@@ -152,6 +161,7 @@ void dab_ab_free(dab_ab *ab) {
   if (!ab) return;
   dab_tt_free(&ab->tt);
   dab_sym_free(ab->sym);
+  dab_pdb_table_free(ab->pdbt);
   if (ab->keycache) dab_huge_unmap(ab->keycache, sizeof(keycache_entry) << (64 - ab->keycache_shift));
   free(ab->busy);
   pthread_mutex_destroy(&ab->stats_lock);
@@ -180,6 +190,7 @@ void ab_stats_merge(dab_ab *ab, dab_ab_stats *s) {
   t->sle_leaves += s->sle_leaves, t->loony_skips += s->loony_skips, t->deferrals += s->deferrals;
   t->etc_cuts += s->etc_cuts, t->etc_dups += s->etc_dups, t->graph_keys += s->graph_keys;
   t->tests += s->tests, t->seconds += s->seconds;
+  t->pdb_leaves += s->pdb_leaves, t->pdb_nodes += s->pdb_nodes;
   pthread_mutex_unlock(&ab->stats_lock);
   memset(s, 0, sizeof *s);
 }

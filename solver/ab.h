@@ -14,6 +14,7 @@
 #include "game/analysis.h"
 #include "solver/tt.h"
 #include "symmetry/sym.h"
+#include "pdb/pdb.h"
 
 /*
 ** Values follow Wilson's convention (analysis.h): the net boxes the player
@@ -122,6 +123,20 @@ typedef struct dab_ab_opts {
   /* Called each time the root driver proves a new bound (optional). */
   void (*on_bound)(void *ctx, int lower, int upper);
   void *bound_ctx;
+  /* Called at every position the search expands past its capture rules
+  ** (a general node, before the table is read), from the search threads
+  ** (optional: profiles such as bench/pdb_profile; a branch per node). */
+  void (*on_node)(void *ctx, uint64_t p);
+  void *node_ctx;
+  /* The pattern database (pdb/pdb.h; NULL: none, as with --no-pdb): a
+  ** position past the capture rules whose every component it holds, with
+  ** at most pdb_max_free free lines, is searched on component ids
+  ** (dab_pdb_search, exact) instead of on the board.  The caller keeps
+  ** it alive while the solver lives; pdb_table_bits sizes that search's
+  ** table (0: 2^22 entries, 64 MiB). */
+  const dab_pdb *pdb;
+  int pdb_max_free;             /* 0 = every position */
+  int pdb_table_bits;
   dab_ab_tuning tune;           /* rules and knobs (dab_ab_default_opts) */
 } dab_ab_opts;
 
@@ -137,6 +152,8 @@ typedef struct dab_ab_stats {
   uint64_t deferrals;           /* moves put off because another thread was on them */
   uint64_t etc_cuts, etc_dups;  /* ETC: nodes cut by a child's entry; children dropped as repeats */
   uint64_t graph_keys;          /* graph keys computed (the rest came from the key cache) */
+  uint64_t pdb_leaves;          /* positions handed to the pattern database's search */
+  uint64_t pdb_nodes;           /* ... and the positions that search visited */
   uint64_t tests;               /* null-window root searches */
   double seconds;
 } dab_ab_stats;
@@ -144,7 +161,8 @@ typedef struct dab_ab_stats {
 typedef struct dab_ab dab_ab;
 
 /* Bytes a solver with options o allocates: the table (rounded down to
-** whole 64-byte buckets) plus the graph-key cache the threads share. */
+** whole 64-byte buckets) plus the graph-key cache the threads share, plus
+** the pattern-database search's table when o->pdb is set. */
 uint64_t dab_ab_memory(const dab_ab_opts *o);
 
 /*

@@ -58,6 +58,7 @@ struct dab_ab {
   struct keycache_entry *keycache; /* shared by the workers, kept across tests */
   int keycache_shift;         /* 64 - log2(entries) */
   uint64_t *busy;             /* keys of nodes being expanded (threads > 1, abdada) */
+  dab_pdb_table *pdbt;        /* the pattern-database search's table (o.pdb set), shared */
 };
 
 /* Flags shared between threads (relaxed atomics: a late read only costs
@@ -103,7 +104,7 @@ typedef struct ab_worker {
   ab_driver *drv;
   int id;
   int stop;
-  uint64_t nodes, probes, hits, cuts, sle, loony, etc_cuts, etc_dups, deferrals, keys;
+  uint64_t nodes, probes, hits, cuts, sle, loony, etc_cuts, etc_dups, deferrals, keys, pdb_leaves, pdb_nodes;
   uint64_t node_base;         /* nodes counted before this test (for limits, progress) */
   int test_id;                /* the driver's test this worker searches */
   bool reports;               /* calls the progress callback */

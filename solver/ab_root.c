@@ -39,6 +39,8 @@ static void worker_stats_add(dab_ab_stats *s, const ab_worker *w) {
   s->etc_cuts += w->etc_cuts;
   s->etc_dups += w->etc_dups;
   s->graph_keys += w->keys;
+  s->pdb_leaves += w->pdb_leaves;
+  s->pdb_nodes += w->pdb_nodes;
 }
 
 /* One null-window search of p on (beta-1, beta) with every thread.

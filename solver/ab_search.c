@@ -136,6 +136,33 @@ static inline int loony_upper(const dab_ab *ab, int kind, int k) {
   return 1000;
 }
 
+/*
+** True when every component of quiet position p has at most max strings
+** (so the pattern database holds it): a flood fill in box space per
+** component, its strings the free lines of its boxes (a string lies in
+** one component, or joins one to the ground).
+*/
+static inline bool components_within(const dab_geom *g, uint64_t p, uint64_t freel, int max) {
+  if (dab_popcount64(freel) <= max) return true;
+  dab64_sides4 v = dab64_side_vectors(g, p);
+  const uint64_t open = ~dab64_complete_v(v) & dab64_all_boxes(g);
+  const uint64_t joined[4] = {~v.top & open & ~g->edge_boxes[0], ~v.bottom & open & ~g->edge_boxes[1],
+                              ~v.left & open & ~g->edge_boxes[2], ~v.right & open & ~g->edge_boxes[3]};
+  const unsigned cols = (unsigned)g->cols;
+  for (uint64_t left = open; left;) {
+    uint64_t x = left & -left, before;
+    do {
+      before = x;
+      x |= (x & joined[0]) >> cols | (x & joined[1]) << cols | (x & joined[2]) >> 1 | (x & joined[3]) << 1;
+    } while (x != before);
+    left &= ~x;
+    if (dab_popcount64(freel & dab64_lines_of_boxes(g, x)) > max) return false;
+  }
+  return true;
+}
+
+static inline int nrem_lines(const dab_geom *g, uint64_t p) { return dab_popcount64(g->all_lines & ~p); }
+
 static inline int log2_work(uint64_t n) { return n ? 64 - __builtin_clzll(n) : 0; }
 
 static int search(ab_worker *w, uint64_t p, int nrem, int alpha, int beta, int ply, bool excl) {
@@ -193,6 +220,7 @@ static int search(ab_worker *w, uint64_t p, int nrem, int alpha, int beta, int p
   }
 
   /* A general node: table, then every move. */
+  if (ab->o.on_node) ab->o.on_node(ab->o.node_ctx, p);
   const bool use_tt = !ab->o.tune.no_tt && dab_popcount64(g->all_lines & ~p) >= ab->o.tune.tt_min_free;
   pos_key pk;
   int ttmove = -1;
@@ -209,6 +237,22 @@ static int search(ab_worker *w, uint64_t p, int nrem, int alpha, int beta, int p
       if (hit.lower > alpha) alpha = hit.lower;
       if (hit.upper < beta) beta = hit.upper;
       ttmove = code_move(ab, p, &pk, hit.move);
+    }
+  }
+  /* Every component in the pattern database: searched on their ids (after
+  ** the table, whose key cache makes a known position cost nothing). */
+  if (ab->o.pdb && (!ab->o.pdb_max_free || nrem_lines(g, p) <= ab->o.pdb_max_free) &&
+      components_within(g, p, g->all_lines & ~p, dab_pdb_max_strings(ab->o.pdb))) {
+    uint32_t ids[DAB_PDB_MAX_COMP];
+    int nc = dab_pdb_split(ab->o.pdb, g, p, ids);
+    if (nc >= 0) {
+      w->pdb_leaves++;
+      int v = dab_pdb_search(ab->o.pdb, ab->pdbt, ids, nc, alpha, beta, &w->pdb_nodes);
+      if (use_tt) {
+        int lower = v > alpha ? v : -128, upper = v < beta ? v : 127;
+        dab_tt_store_checked(&ab->tt, pk.key, pk.check, lower, upper, -1, 1);
+      }
+      return v;
     }
   }
   /* Box classes as bit masks, for the SLE test and the move list. */

@@ -368,6 +368,68 @@ int dab_sckey_edge(const dab_geom *g, const dab_sckey *k, int m) {
   return a * 32 + b;
 }
 
+void dab_sckey_canon_component(const uint32_t *code, int n, uint32_t *enc, uint8_t *order) {
+  sc_graph gr;
+  gr.n = n;
+  for (int i = 0; i < n; i++) {
+    uint32_t set = code[i] & DAB_SCKEY_NBR_MASK;
+    int d = 0;
+    for (uint32_t t = set; t && d < 4; t &= t - 1) gr.nbr[i][d++] = (uint8_t)__builtin_ctz(t);
+    gr.deg[i] = (uint8_t)d;
+    gr.ground[i] = (uint8_t)(code[i] >> 26);
+    gr.box[i] = (uint8_t)i;
+  }
+  uint8_t mem[DAB_SCKEY_MAX_COINS];
+  for (int i = 0; i < DAB_SCKEY_MAX_COINS; i++) mem[i] = (uint8_t)i;
+  sc_component out;
+  canon_component(&gr, mem, n, &out);
+  for (int i = 0; i < n; i++) enc[i] = (uint32_t)(out.enc[i / 2] >> (32 * (i % 2)));
+  if (order)
+    for (int i = 0; i < n; i++) order[i] = out.order[i];
+}
+
+int dab_sckey_split64(const dab_geom *g, uint64_t p, uint32_t *code, uint8_t *box_of, int *start,
+                      int8_t *comp_of) {
+  int8_t idx[64];
+  int ncomp = 0, at = 0;
+  for (int b = 0; b < g->nboxes; b++) comp_of[b] = -1;
+  for (int b0 = 0; b0 < g->nboxes; b0++) {
+    if (comp_of[b0] >= 0 || dab64_sides(g, p, b0) == 4) continue;
+    /* breadth-first from b0: coins in the order met */
+    int head = at;
+    start[ncomp] = at;
+    comp_of[b0] = (int8_t)ncomp;
+    idx[b0] = (int8_t)(at - start[ncomp]);
+    box_of[at++] = (uint8_t)b0;
+    while (head < at) {
+      int b = box_of[head++];
+      for (int k = 0; k < 4; k++) {
+        int m = g->box_line[b][k];
+        if (p >> m & 1) continue;
+        int o = g->line_box[m][0] == b ? g->line_box[m][1] : g->line_box[m][0];
+        if (o < 0 || comp_of[o] >= 0) continue;
+        comp_of[o] = (int8_t)ncomp;
+        idx[o] = (int8_t)(at - start[ncomp]);
+        box_of[at++] = (uint8_t)o;
+      }
+    }
+    for (int i = start[ncomp]; i < at; i++) {
+      int b = box_of[i];
+      uint32_t c = 0;
+      for (int k = 0; k < 4; k++) {
+        int m = g->box_line[b][k];
+        if (p >> m & 1) continue;
+        int o = g->line_box[m][0] == b ? g->line_box[m][1] : g->line_box[m][0];
+        c += o < 0 ? 1u << 26 : 1u << idx[o];
+      }
+      code[i] = c;
+    }
+    ncomp++;
+  }
+  start[ncomp] = at;
+  return ncomp;
+}
+
 int dab_sckey_line(const dab_geom *g, const dab_sckey *k, uint64_t p, int code) {
   int a = code / 32, b = code % 32;
   if (a >= k->ncoins) return -1;

@@ -93,4 +93,37 @@ int dab_sckey_edge(const dab_geom *g, const dab_sckey *k, int m);
 */
 int dab_sckey_line(const dab_geom *g, const dab_sckey *k, uint64_t p, int code);
 
+/*
+** One connected component as an abstract graph, for the pattern database
+** (pdb/): coin i of n has code[i] = (strings to the ground << 26) | the
+** set of coins it has a string to (bit j: a string to coin j).  Coins
+** have at most 4 strings, no coin a string to itself.
+*/
+#define DAB_SCKEY_COMP_MAX 26   /* a neighbour set is 26 bits */
+#define DAB_SCKEY_NBR_MASK ((1u << 26) - 1)
+
+/*
+** Canonical encoding of the connected component code[0..n) (n <= 26):
+** enc[c] is the code of the coin at canonical index c, its neighbour set
+** in canonical indices; order[c] (may be NULL) that coin's input index.
+** It is the per-component encoding dab_sckey64 hashes (the same
+** refinement and walk), so a component cut out of a board and the same
+** graph built by hand get equal encodings except where refinement ties
+** coins that no automorphism maps onto each other (rare; the two then
+** differ, and a lookup by one misses the other: never a wrong match).
+** NOTES: pure, thread-safe.
+*/
+void dab_sckey_canon_component(const uint32_t *code, int n, uint32_t *enc, uint8_t *order);
+
+/*
+** The components of position p on board g (fast path), each as an
+** abstract graph in box order: comp_of[b] = component of box b (-1:
+** complete), codes written to code[] component after component, with
+** start[c] .. start[c+1] the coins of component c and box_of[i] the box
+** of coin i.  RETURN: the number of components (room: 25 + 1 starts).
+** NOTES: pure, thread-safe.
+*/
+int dab_sckey_split64(const dab_geom *g, uint64_t p, uint32_t *code, uint8_t *box_of, int *start,
+                      int8_t *comp_of);
+
 #endif

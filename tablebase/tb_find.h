@@ -42,6 +42,15 @@ dab_status dabtb_find(int rows, int cols, const char *tb_dir, char *path, size_t
 dab_status dabtb_default_path(int rows, int cols, const char *tb_dir, char *path, size_t len,
                               dab_err *err);
 
+/*
+** The same two for any file kept beside the tablebases (the pattern
+** database, pdb/pdb.h: DAB_PDB_FILE): dabtb_find_file looks for `name`
+** where dabtb_find looks; dabtb_default_file says where a new one goes.
+** RETURN: as dabtb_find and dabtb_default_path.
+*/
+dab_status dabtb_find_file(const char *name, const char *tb_dir, char *path, size_t len, dab_err *err);
+dab_status dabtb_default_file(const char *name, const char *tb_dir, char *path, size_t len, dab_err *err);
+
 /* True in read-only mode ($DAB_READONLY set and not "0"): no query may
 ** create or change a file; dabtb_default_path refuses, so nothing is
 ** built on first use (oracles of small boards solve in memory instead). */

@@ -136,24 +136,44 @@ static int search_dirs(const char *tb_dir, char dirs[16][PATH_MAX]) {
   return nd;
 }
 
-dab_status dabtb_find(int rows, int cols, const char *tb_dir, char *path, size_t len, dab_err *err) {
-  char name[32], looked[1024] = "";
-  snprintf(name, sizeof name, "%dx%d.dab", rows, cols);
+/* Looks for file `name` in the search directories; looked[] gets them. */
+static bool find_named(const char *name, const char *tb_dir, char *path, size_t len, char *looked, size_t llen,
+                       int *ndirs, dab_err *err, dab_status *st) {
   char dirs[16][PATH_MAX];
   int nd = search_dirs(tb_dir, dirs);
+  *ndirs = nd;
+  looked[0] = 0;
   for (int i = 0; i < nd; i++) {
     char full[PATH_MAX + 40];
     if (!path_join(full, sizeof full, dirs[i], name)) continue;
     if (is_file(full)) {
-      if (!copy_str(path, len, full)) return dab_fail(err, DAB_EIO, "path too long: %s", full);
-      return DAB_OK;
+      *st = copy_str(path, len, full) ? DAB_OK : dab_fail(err, DAB_EIO, "path too long: %s", full);
+      return true;
     }
     size_t l = strlen(looked), ld = strlen(dirs[i]);
-    if (l + 2 + ld + 1 <= sizeof looked) {
+    if (l + 2 + ld + 1 <= llen) {
       if (l) memcpy(looked + l, ", ", 2), l += 2;
       memcpy(looked + l, dirs[i], ld + 1);
     }
   }
+  return false;
+}
+
+dab_status dabtb_find_file(const char *name, const char *tb_dir, char *path, size_t len, dab_err *err) {
+  char looked[1024];
+  int nd;
+  dab_status st;
+  if (find_named(name, tb_dir, path, len, looked, sizeof looked, &nd, err, &st)) return st;
+  return dab_fail(err, DAB_EIO, "no %s (looked in %s)", name,
+                  nd ? looked : "no directory: use --tb DIR or DAB_TB_PATH");
+}
+
+dab_status dabtb_find(int rows, int cols, const char *tb_dir, char *path, size_t len, dab_err *err) {
+  char name[32], looked[1024];
+  snprintf(name, sizeof name, "%dx%d.dab", rows, cols);
+  int nd;
+  dab_status st;
+  if (find_named(name, tb_dir, path, len, looked, sizeof looked, &nd, err, &st)) return st;
   dab_err why;
   if (dabtb_buildable(rows, cols, &why))
     return dab_fail(err, DAB_EIO, "no %s tablebase (looked in %s); %s", name,
@@ -162,28 +182,45 @@ dab_status dabtb_find(int rows, int cols, const char *tb_dir, char *path, size_t
                   nd ? looked : "no directory: use --tb DIR or DAB_TB_PATH", rows, cols);
 }
 
-dab_status dabtb_default_path(int rows, int cols, const char *tb_dir, char *path, size_t len,
-                              dab_err *err) {
-  char dir[PATH_MAX];
+/* The directory new files go to (see dabtb_default_path). */
+static dab_status write_dir(const char *tb_dir, char *dir, size_t dlen, const char *what, dab_err *err) {
   const char *env = getenv("DAB_TB_PATH");
   if (dabtb_readonly())
-    return dab_fail(err, DAB_EIO, "read-only mode (DAB_READONLY=1): not writing a new %dx%d.dab; unset "
-                    "DAB_READONLY to build it", rows, cols);
-  if (tb_dir && *tb_dir) snprintf(dir, sizeof dir, "%s", tb_dir);
+    return dab_fail(err, DAB_EIO, "read-only mode (DAB_READONLY=1): not writing a new %s; unset "
+                    "DAB_READONLY to build it", what);
+  if (tb_dir && *tb_dir) snprintf(dir, dlen, "%s", tb_dir);
   else if (env && *env) {
     const char *e = strchr(env, ':');
     size_t n = e ? (size_t)(e - env) : strlen(env);
-    if (n >= sizeof dir) n = sizeof dir - 1;
+    if (n >= dlen) n = dlen - 1;
     memcpy(dir, env, n);
     dir[n] = 0;
   } else {
-    if (!cache_dir(dir, sizeof dir))
+    if (!cache_dir(dir, dlen))
       return dab_fail(err, DAB_EIO,
                       "no place for tablebases: pass -o FILE, --tb DIR or set DAB_TB_PATH");
     make_dirs(dir);
   }
   if (!is_dir(dir)) return dab_fail(err, DAB_EIO, "tablebase directory %s does not exist", dir);
-  if ((size_t)snprintf(path, len, "%s/%dx%d.dab", dir, rows, cols) >= len)
+  return DAB_OK;
+}
+
+dab_status dabtb_default_path(int rows, int cols, const char *tb_dir, char *path, size_t len,
+                              dab_err *err) {
+  char dir[PATH_MAX], name[32];
+  snprintf(name, sizeof name, "%dx%d.dab", rows, cols);
+  dab_status st = write_dir(tb_dir, dir, sizeof dir, name, err);
+  if (st) return st;
+  if ((size_t)snprintf(path, len, "%s/%s", dir, name) >= len)
+    return dab_fail(err, DAB_EIO, "path too long in %s", dir);
+  return DAB_OK;
+}
+
+dab_status dabtb_default_file(const char *name, const char *tb_dir, char *path, size_t len, dab_err *err) {
+  char dir[PATH_MAX];
+  dab_status st = write_dir(tb_dir, dir, sizeof dir, name, err);
+  if (st) return st;
+  if ((size_t)snprintf(path, len, "%s/%s", dir, name) >= len)
     return dab_fail(err, DAB_EIO, "path too long in %s", dir);
   return DAB_OK;
 }

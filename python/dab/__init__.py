@@ -63,7 +63,7 @@ class _OracleOpts(ctypes.Structure):
                 ("mem_limit", ctypes.c_uint64), ("checkpoint_seconds", ctypes.c_double),
                 ("search_opts", ctypes.c_void_p), ("progress", ctypes.c_void_p),
                 ("progress_ctx", ctypes.c_void_p), ("warn", ctypes.c_void_p),
-                ("warn_ctx", ctypes.c_void_p), ("cancel", ctypes.c_void_p)]
+                ("warn_ctx", ctypes.c_void_p), ("cancel", ctypes.c_void_p), ("pdb", ctypes.c_int)]
 
 
 # Every struct this module mirrors, with its C name: _check_abi compares

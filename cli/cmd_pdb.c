@@ -1,0 +1,370 @@
+/*
+** cmd_pdb.c: `dab pdb build|info|probe|check|verify`: the pattern
+** database of Strings-and-Coins components (pdb/pdb.h, docs/pdb.md).
+** See Copyright Notice in README.md
+*/
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include "cli/cliutil.h"
+#include "cli/commands.h"
+#include "game/clock.h"
+#include "game/sysmem.h"
+#include "pdb/pdb.h"
+#include "tablebase/tb_find.h"
+
+static const char usage[] =
+    "usage: dab pdb build [--max-strings N] [--plan] [-o FILE] [--tb DIR]\n"
+    "       dab pdb info [FILE] [--json]\n"
+    "       dab pdb probe POSITION [--pdb FILE] [--json]\n"
+    "       dab pdb check [FILE]\n"
+    "       dab pdb verify [FILE]\n\n"
+    "The pattern database: every connected Strings-and-Coins component of up to N\n"
+    "strings that occurs on a grid board, with its Nimstring value, its value played\n"
+    "alone and its moves (docs/pdb.md).  The search uses it for positions whose every\n"
+    "component it holds (`dab solve --no-pdb` switches that off).\n"
+    "  build   grows every component a string at a time (default N = 12, about a\n"
+    "          minute; --plan prints components, memory, disk and time per N first).\n"
+    "          Written to FILE or " DAB_PDB_FILE " beside the tablebases (the cache).\n"
+    "          Ctrl-C keeps the old file; a rerun reuses the components of the file\n"
+    "          found (their facts are not computed again).\n"
+    "  info    what a database holds: components by strings, nimbers, size.\n"
+    "  probe   POSITION's components with their facts, and its value when the\n"
+    "          database holds every component.\n"
+    "  check   every checksum; verify also re-derives every value and nimber with\n"
+    "          the theory-free graph solver.\n"
+    "A database is found as tablebases are: --pdb FILE, --tb DIR, $DAB_TB_PATH, the cache.\n";
+
+/*
+** The plan: components and embeddings per level, measured up to 12
+** strings (exact counts: every level up to 12 built here), past that
+** extrapolated at the last measured ratios (3.1x components, 4.7x
+** embeddings a string).  Time: 2.2 us per embedding grown and 70 us per
+** component (its moves, nimber and value), measured on 2026-11-27 (AMD
+** EPYC, one thread).
+*/
+static const double plan_comp[] = {0, 2, 3, 7, 15, 31, 78, 204, 565, 1606, 4777, 14479, 45041};
+static const double plan_emb[] = {0, 2, 6, 18, 63, 242, 1014, 4489, 20497, 95524, 451157, 2130000, 10060000};
+
+typedef struct plan_row {
+  double comps, comps_total, emb, bytes, seconds;
+} plan_row;
+
+static plan_row plan(int n) {
+  plan_row r = {0, 0, 0, 0, 0};
+  double comps = 0, emb = 0, total = 0, grown = 0;
+  for (int s = 1; s <= n; s++) {
+    comps = s <= 12 ? plan_comp[s] : comps * 3.1;
+    emb = s <= 12 ? plan_emb[s] : emb * 4.7;
+    total += comps;
+    if (s < n) grown += emb;
+  }
+  r.comps = comps, r.comps_total = total, r.emb = emb;
+  /* peak: the last two embedding levels (52 bytes each, 32 for the
+  ** fingerprint set at half load), the components (about 18 bytes a
+  ** string of moves and encoding, 16 of record, 8 of hash slot) */
+  double last_grown = n > 1 ? (n - 1 <= 12 ? plan_emb[n - 1] : emb / 4.7) : 0;
+  r.bytes = last_grown * 52 + emb * (52 + 32) + total * (16 + 8 + 18.0 * n) + (64u << 20);
+  r.seconds = grown * 2.2e-6 * 10 + total * 70e-6;
+  return r;
+}
+
+static int cmd_plan(int n) {
+  printf("%8s %14s %14s %14s %12s %10s\n", "strings", "components", "total", "embeddings", "memory", "time");
+  for (int s = 1; s <= DAB_PDB_MAX_STRINGS; s++) {
+    plan_row r = plan(s);
+    if (s < 8 && s != n) continue;
+    printf("%8d %14.0f %14.0f %14.0f %9.2f GiB %9.0f s%s%s\n", s, r.comps, r.comps_total, r.emb,
+           r.bytes / (1u << 30), r.seconds, s > 12 ? " (extrapolated)" : "", s == n ? "  <- --max-strings" : "");
+  }
+  plan_row r = plan(n);
+  printf("disk: about %.0f MB (zstd blocks, ~%.0f bytes a component)\n", r.comps_total * 60 / 1e6, 60.0);
+  return CLI_OK;
+}
+
+static void on_progress(void *ctx, const dab_progress *p) { cli_progress(ctx, p); }
+
+/* The database file: FILE, else DAB_PDB_FILE on the search path. */
+static int find_file(const char *cmd, const char *file, const char *tb_dir, char *path, size_t len) {
+  if (file) {
+    snprintf(path, len, "%s", file);
+    return 0;
+  }
+  dab_err err;
+  if (dabtb_find_file(DAB_PDB_FILE, tb_dir, path, len, &err)) {
+    fprintf(stderr, "dab pdb %s: %s; build it with: dab pdb build\n", cmd, err.msg);
+    return CLI_USAGE;
+  }
+  return 0;
+}
+
+/* Loads path; a damaged or foreign file is bad input (exit 2). */
+static int load(const char *cmd, const char *path, dab_pdb **db) {
+  dab_err err;
+  dab_status st = dab_pdb_load(path, db, &err);
+  if (!st) return 0;
+  fprintf(stderr, "dab pdb %s: %s\n", cmd, err.msg);
+  return st == DAB_ECORRUPT || st == DAB_EIO ? CLI_USAGE : cli_exit_code(st);
+}
+
+static int cmd_build(int argc, char **argv) {
+  const char *out = NULL, *tb_dir = NULL, *maxs = NULL;
+  bool want_plan = false;
+  const cli_opt table[] = {{"--max-strings", CLI_TEXT, &maxs, 0}, {"--plan", CLI_FLAG, &want_plan, 0},
+                           {"-o", CLI_TEXT, &out, 0},            {"--tb", CLI_TEXT, &tb_dir, 0},
+                           {NULL, 0, NULL, 0}};
+  int n, rc = cli_parse_args("pdb build", argc, argv, table, NULL, 0, &n, usage);
+  if (rc) return rc < 0 ? CLI_OK : rc;
+  long maxn = 12;
+  if (maxs) {
+    char *end;
+    maxn = strtol(maxs, &end, 10);
+    if (*end || maxn < 1 || maxn > DAB_PDB_MAX_STRINGS) {
+      fprintf(stderr, "dab pdb build: --max-strings %s: give a number of strings from 1 to %d\n", maxs,
+              DAB_PDB_MAX_STRINGS);
+      return CLI_USAGE;
+    }
+  }
+  if (want_plan) return cmd_plan((int)maxn);
+  plan_row r = plan((int)maxn);
+  uint64_t avail = dab_mem_available();
+  if (avail && r.bytes > (double)avail) {
+    fprintf(stderr,
+            "dab pdb build: --max-strings %ld needs about %.1f GiB, more than the %.1f GiB available "
+            "(dab pdb build --plan lists each size)\n",
+            maxn, r.bytes / (1u << 30), (double)avail / (1u << 30));
+    return CLI_USAGE;
+  }
+  char path[PATH_MAX];
+  dab_err err;
+  if (out) snprintf(path, sizeof path, "%s", out);
+  else if (dabtb_default_file(DAB_PDB_FILE, tb_dir, path, sizeof path, &err))
+    return cli_error("pdb build", DAB_EIO, err.msg);
+  fprintf(stderr, "dab pdb build: components of up to %ld strings -> %s (plan: %.0f components, %.2f GiB, ~%.0f s)\n",
+          maxn, path, r.comps_total, r.bytes / (1u << 30), r.seconds);
+  dab_pdb *db = NULL;
+  struct stat sb;
+  if (stat(path, &sb) == 0) { /* resume: reuse what the old file holds */
+    if (dab_pdb_load(path, &db, &err)) {
+      fprintf(stderr, "dab pdb build: not reusing %s: %s\n", path, err.msg);
+      db = NULL;
+    } else {
+      fprintf(stderr, "dab pdb build: reusing the %u components of %s (up to %d strings)\n", dab_pdb_count(db),
+              path, dab_pdb_max_strings(db));
+    }
+  }
+  if (!db && dab_pdb_new(&db, &err)) return cli_error("pdb build", DAB_ENOMEM, err.msg);
+  double t0 = dab_now_s();
+  dab_status st = dab_pdb_build(db, (int)maxn, on_progress, NULL, cli_cancel_on_signal(), &err);
+  cli_progress_end();
+  if (st) {
+    int code = cli_error("pdb build", st, err.msg);
+    if (st == DAB_ECANCELED) fprintf(stderr, "dab pdb build: %s left as it was\n", path);
+    dab_pdb_free(db);
+    return code;
+  }
+  double tb = dab_now_s() - t0;
+  st = dab_pdb_save(db, path, &err);
+  if (st) {
+    dab_pdb_free(db);
+    return cli_error("pdb build", st, err.msg);
+  }
+  stat(path, &sb);
+  printf("%s: %u components of up to %d strings, %.1f MB, built in %.1f s\n", path, dab_pdb_count(db),
+         dab_pdb_max_strings(db), (double)sb.st_size / 1e6, tb);
+  dab_pdb_free(db);
+  return CLI_OK;
+}
+
+static int cmd_info(int argc, char **argv) {
+  const char *file = NULL, *tb_dir = NULL;
+  bool json = false;
+  const cli_opt table[] = {{"--tb", CLI_TEXT, &tb_dir, 0}, {"--json", CLI_FLAG, &json, 0}, {NULL, 0, NULL, 0}};
+  int n, rc = cli_parse_args("pdb info", argc, argv, table, &file, 1, &n, usage);
+  if (rc) return rc < 0 ? CLI_OK : rc;
+  char path[PATH_MAX];
+  if ((rc = find_file("info", n ? file : NULL, tb_dir, path, sizeof path))) return rc;
+  dab_pdb *db;
+  if ((rc = load("info", path, &db))) return rc;
+  struct stat sb;
+  stat(path, &sb);
+  uint64_t by_strings[DAB_PDB_MAX_STRINGS + 1] = {0}, nim[9] = {0}, moves = 0;
+  for (uint32_t id = 0; id < dab_pdb_count(db); id++) {
+    dab_pdb_info in = dab_pdb_get(db, id);
+    by_strings[in.strings]++;
+    nim[in.nimber == DAB_PDB_LOONY ? 8 : in.nimber]++;
+    moves += in.nmoves;
+  }
+  int ms = dab_pdb_max_strings(db);
+  if (json) {
+    printf("{\"file\":\"%s\",\"bytes\":%lld,\"max_strings\":%d,\"components\":%u,\"moves\":%llu,\"by_strings\":[",
+           path, (long long)sb.st_size, ms, dab_pdb_count(db), (unsigned long long)moves);
+    for (int s = 1; s <= ms; s++) printf("%s%llu", s > 1 ? "," : "", (unsigned long long)by_strings[s]);
+    printf("],\"nimbers\":{");
+    for (int v = 0; v < 8; v++) printf("\"%d\":%llu,", v, (unsigned long long)nim[v]);
+    printf("\"loony\":%llu}}\n", (unsigned long long)nim[8]);
+  } else {
+    printf("file         %s (%.1f MB)\n", path, (double)sb.st_size / 1e6);
+    printf("components   %u of up to %d strings, %llu moves\n", dab_pdb_count(db), ms, (unsigned long long)moves);
+    printf("by strings  ");
+    for (int s = 1; s <= ms; s++) printf(" %d:%llu", s, (unsigned long long)by_strings[s]);
+    printf("\nnimbers     ");
+    for (int v = 0; v < 8; v++)
+      if (nim[v]) printf(" *%d:%llu", v, (unsigned long long)nim[v]);
+    printf(" loony:%llu\n", (unsigned long long)nim[8]);
+  }
+  dab_pdb_free(db);
+  return CLI_OK;
+}
+
+static const char *kind_of(dab_pdb_info in) {
+  return in.flags & DAB_PDB_CHAIN ? "chain" : in.flags & DAB_PDB_LOOP ? "loop" : "other";
+}
+
+static int cmd_probe(int argc, char **argv) {
+  const char *args[1], *file = NULL, *tb_dir = NULL;
+  bool json = false;
+  const cli_opt table[] = {{"--pdb", CLI_TEXT, &file, 0}, {"--tb", CLI_TEXT, &tb_dir, 0},
+                           {"--json", CLI_FLAG, &json, 0}, {NULL, 0, NULL, 0}};
+  int n, rc = cli_parse_args("pdb probe", argc, argv, table, args, 1, &n, usage);
+  if (rc) return rc < 0 ? CLI_OK : rc;
+  if (n != 1) {
+    fputs(usage, stderr);
+    return CLI_USAGE;
+  }
+  static dab_parsed ps;
+  if ((rc = cli_parse_position("pdb probe", args[0], &ps))) return rc;
+  if (!dab_geom_fast(&ps.geom)) {
+    fprintf(stderr, "dab pdb probe: %dx%d has %d lines; the pattern database reads boards of at most 64\n",
+            ps.geom.rows, ps.geom.cols, ps.geom.nlines);
+    return CLI_USAGE;
+  }
+  char path[PATH_MAX];
+  if ((rc = find_file("probe", file, tb_dir, path, sizeof path))) return rc;
+  dab_pdb *db;
+  if ((rc = load("probe", path, &db))) return rc;
+  uint64_t p = dab_ls_word(&ps.game.lines);
+  const dab_geom *g = &ps.geom;
+  /* each component alone: every line of the other boxes drawn */
+  dab_lineset ls = dab_ls_from_word(p);
+  dab_sc_view v;
+  dab_sc_analyze(g, &ls, &v);
+  uint32_t all[DAB_PDB_MAX_COMP];
+  int nall = 0;
+  bool covered = true;
+  if (json) printf("{\"position\":\"%s\",\"max_strings\":%d,\"components\":[", args[0], dab_pdb_max_strings(db));
+  else printf("%s: %d components (database: up to %d strings)\n", args[0], v.ncomp, dab_pdb_max_strings(db));
+  for (int c = 0; c < v.ncomp; c++) {
+    uint64_t q = p;
+    for (int b = 0; b < g->nboxes; b++)
+      if (v.comp_of[b] != c)
+        for (int k = 0; k < 4; k++) q |= 1ull << g->box_line[b][k];
+    uint32_t id;
+    int k = dab_pdb_split(db, g, q, &id);
+    if (json) printf("%s{\"first_box\":%d,\"coins\":%d,\"strings\":%d", c ? "," : "", v.comp[c].first_box,
+                     v.comp[c].coins, v.comp[c].strings);
+    else printf("  box %2d: %2d coins %2d strings  ", v.comp[c].first_box, v.comp[c].coins, v.comp[c].strings);
+    if (k != 1) {
+      covered = false;
+      if (json) printf(",\"id\":null}");
+      else printf("not in the database\n");
+      continue;
+    }
+    all[nall++] = id;
+    dab_pdb_info in = dab_pdb_get(db, id);
+    char nimb[16];
+    if (in.nimber == DAB_PDB_LOONY) snprintf(nimb, sizeof nimb, "loony");
+    else snprintf(nimb, sizeof nimb, "%d", in.nimber);
+    if (json)
+      printf(",\"id\":%u,\"kind\":\"%s\",\"nimber\":%s%s%s,\"value\":%d,\"free\":%s}", id, kind_of(in),
+             in.nimber == DAB_PDB_LOONY ? "\"" : "", nimb, in.nimber == DAB_PDB_LOONY ? "\"" : "", in.value,
+             in.flags & DAB_PDB_FREE ? "true" : "false");
+    else
+      printf("id %-9u %-5s nimber %s%-5s value alone %+d%s\n", id, kind_of(in), in.nimber == DAB_PDB_LOONY ? "" : "*",
+             nimb, in.value, in.flags & DAB_PDB_FREE ? "  (free: worth its coins to the mover anywhere)" : "");
+  }
+  int result = CLI_OK;
+  if (covered) {
+    for (int i = 1; i < nall; i++)
+      for (int j = i; j > 0 && all[j - 1] > all[j]; j--) {
+        uint32_t t = all[j];
+        all[j] = all[j - 1], all[j - 1] = t;
+      }
+    int nimsum = dab_pdb_nimber_sum(db, all, nall);
+    dab_pdb_table *t;
+    dab_err err;
+    if (dab_pdb_table_new(20, &t, &err)) {
+      dab_pdb_free(db);
+      return cli_error("pdb probe", DAB_ENOMEM, err.msg);
+    }
+    uint64_t nodes = 0;
+    int value = dab_pdb_value(db, t, all, nall, &nodes);
+    dab_pdb_table_free(t);
+    if (json) {
+      printf("],\"covered\":true,\"nimber\":");
+      if (nimsum == DAB_PDB_LOONY) printf("\"loony\"");
+      else printf("%d", nimsum);
+      printf(",\"value\":%d,\"nodes\":%llu}\n", value, (unsigned long long)nodes);
+    } else {
+      if (nimsum == DAB_PDB_LOONY) printf("Nimstring: loony (the player to move wins Nimstring)\n");
+      else printf("Nimstring: *%d (the player to move %s Nimstring)\n", nimsum, nimsum ? "wins" : "loses");
+      printf("value %+d for the player to move (searched on component ids, %llu nodes)\n", value,
+             (unsigned long long)nodes);
+    }
+  } else {
+    if (json) printf("],\"covered\":false}\n");
+    else printf("not every component is in the database: no value from it\n");
+  }
+  dab_pdb_free(db);
+  return result;
+}
+
+static int cmd_check_verify(int argc, char **argv, bool verify) {
+  const char *file = NULL, *tb_dir = NULL;
+  const cli_opt table[] = {{"--tb", CLI_TEXT, &tb_dir, 0}, {NULL, 0, NULL, 0}};
+  const char *cmd = verify ? "verify" : "check";
+  int n, rc = cli_parse_args(verify ? "pdb verify" : "pdb check", argc, argv, table, &file, 1, &n, usage);
+  if (rc) return rc < 0 ? CLI_OK : rc;
+  char path[PATH_MAX];
+  if ((rc = find_file(cmd, n ? file : NULL, tb_dir, path, sizeof path))) return rc;
+  dab_pdb *db;
+  if ((rc = load(cmd, path, &db))) return rc;
+  if (!verify) {
+    printf("%s: ok (%u components of up to %d strings: every checksum matches)\n", path, dab_pdb_count(db),
+           dab_pdb_max_strings(db));
+    dab_pdb_free(db);
+    return CLI_OK;
+  }
+  uint64_t checked = 0, bad = 0;
+  dab_err err;
+  double t0 = dab_now_s();
+  dab_status st = dab_pdb_verify(db, &checked, &bad, on_progress, NULL, cli_cancel_on_signal(), &err);
+  cli_progress_end();
+  dab_pdb_free(db);
+  if (st) return cli_error("pdb verify", st, err.msg);
+  if (bad) {
+    fprintf(stderr, "dab pdb verify: %s: %llu of %llu components disagree; first: %s\n", path,
+            (unsigned long long)bad, (unsigned long long)checked, err.msg);
+    return CLI_FAIL;
+  }
+  printf("%s: ok (%llu components: every value and nimber re-derived by the graph solver, %.1f s)\n", path,
+         (unsigned long long)checked, dab_now_s() - t0);
+  return CLI_OK;
+}
+
+int dab_cmd_pdb(int argc, char **argv) {
+  if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
+    fputs(usage, argc < 2 ? stderr : stdout);
+    return argc < 2 ? CLI_USAGE : CLI_OK;
+  }
+  const char *sub = argv[1];
+  if (!strcmp(sub, "build")) return cmd_build(argc - 1, argv + 1);
+  if (!strcmp(sub, "info")) return cmd_info(argc - 1, argv + 1);
+  if (!strcmp(sub, "probe")) return cmd_probe(argc - 1, argv + 1);
+  if (!strcmp(sub, "check")) return cmd_check_verify(argc - 1, argv + 1, false);
+  if (!strcmp(sub, "verify")) return cmd_check_verify(argc - 1, argv + 1, true);
+  fprintf(stderr, "dab pdb: unknown subcommand '%s' (build, info, probe, check, verify)\n", sub);
+  return CLI_USAGE;
+}
