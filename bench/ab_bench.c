@@ -24,7 +24,7 @@ static void usage(void) {
         "       [--no-sacorder] [--no-parity] [--no-loony] [--no-chainmoves] [--no-graph] [--graph MINFREE]\n"
         "       [--etc MINFREE] [--etc-cached MINFREE] [--no-etc] [--no-handouts] [--hash MIB] [--threads N]\n"
         "       [--policy work|always|direct] [--analyze] [--limit NODES] [--etc-full MINFREE]\n"
-        "       [--keycache BITS] [--test BOUND]\n",
+        "       [--keycache BITS] [--test BOUND] [--pdb FILE | --pdb-build N] [--pdb-max-free F]\n",
         stderr);
 }
 
@@ -34,6 +34,7 @@ int main(int argc, char **argv) {
   dab_ab_default_opts(&o);
   bool analyze = false, test = false;
   int pdb_build = 0;
+  const char *pdb_file = NULL;
   int test_bound = 0;
   for (int i = 2; i < argc; i++) {
     const char *a = argv[i];
@@ -67,7 +68,9 @@ int main(int argc, char **argv) {
     else if (!strcmp(a, "--limit") && i + 1 < argc) o.node_limit = strtoull(argv[++i], NULL, 10);
     else if (!strcmp(a, "--test") && i + 1 < argc) test = true, test_bound = atoi(argv[++i]);
     else if (!strcmp(a, "--pdb-build") && i + 1 < argc) pdb_build = atoi(argv[++i]);
+    else if (!strcmp(a, "--pdb") && i + 1 < argc) pdb_file = argv[++i];
     else if (!strcmp(a, "--pdb-max-free") && i + 1 < argc) o.pdb_max_free = atoi(argv[++i]);
+    else if (!strcmp(a, "--pdb-min-free") && i + 1 < argc) o.pdb_min_free = atoi(argv[++i]);
     else if (!strcmp(a, "--policy") && i + 1 < argc) {
       const char *p = argv[++i];
       o.tune.tt_policy = !strcmp(p, "always") ? DAB_TT_ALWAYS : !strcmp(p, "direct") ? DAB_TT_DIRECT : DAB_TT_WORK;
@@ -78,7 +81,13 @@ int main(int argc, char **argv) {
   if (dab_parse_position(argv[1], &ps, &err)) { fprintf(stderr, "ab_bench: %s\n", err.msg); return 2; }
   dab_status st;
   dab_pdb *pdb = NULL;
-  if (pdb_build) {
+  if (pdb_file) {
+    if (dab_pdb_load(pdb_file, &pdb, &err)) {
+      fprintf(stderr, "ab_bench: %s\n", err.msg);
+      return 1;
+    }
+    o.pdb = pdb;
+  } else if (pdb_build) {
     double tb = dab_now_s();
     if (dab_pdb_new(&pdb, &err) || dab_pdb_build(pdb, pdb_build, NULL, NULL, NULL, &err)) {
       fprintf(stderr, "ab_bench: %s\n", err.msg);

@@ -131,10 +131,11 @@ static int add_chain_jobs(job *J, int nj, int rows, int cols, int step, int game
 }
 
 static void usage(void) {
-  fputs("usage: pdb_profile [--limit NODES] [--hash MIB] [--pos LABEL POS BOUND]...\n"
+  fputs("usage: pdb_profile [--limit NODES] [--hash MIB] [--list] [--pos LABEL POS BOUND]...\n"
         "                   [--chain RxC STEP GAMES SEED]...\n"
         "  Searches each position (a null-window test value >= BOUND, one thread,\n"
-        "  NODES nodes at most: default 2e6) and prints the component profile.\n",
+        "  NODES nodes at most: default 2e6) and prints the component profile;\n"
+        "  --list prints the positions (LABEL POS BOUND) instead.\n",
         stderr);
 }
 
@@ -165,8 +166,10 @@ int main(int argc, char **argv) {
   static job J[MAXPOS];
   int nj = 0;
   uint64_t limit = 2000000, hash_mib = 512;
+  bool list = false;
   for (int i = 1; i < argc; i++) {
     if (!strcmp(argv[i], "--limit") && i + 1 < argc) limit = strtoull(argv[++i], NULL, 10);
+    else if (!strcmp(argv[i], "--list")) list = true;
     else if (!strcmp(argv[i], "--hash") && i + 1 < argc) hash_mib = strtoull(argv[++i], NULL, 10);
     else if (!strcmp(argv[i], "--pos") && i + 3 < argc && nj < MAXPOS) {
       snprintf(J[nj].label, sizeof J[nj].label, "%.31s", argv[i + 1]);
@@ -181,6 +184,10 @@ int main(int argc, char **argv) {
     } else { usage(); return 2; }
   }
   if (!nj) { usage(); return 2; }
+  if (list) { /* the positions only: "LABEL POSITION BOUND" per line */
+    for (int i = 0; i < nj; i++) printf("%s %s %d\n", J[i].label, J[i].text, J[i].bound);
+    return 0;
+  }
   static profile pr;
   pr.cls_bits = 25;
   pr.cls = calloc(1ull << pr.cls_bits, sizeof *pr.cls);

@@ -22,7 +22,8 @@ static const char usage[] =
     "         solvers that know no theory; exit 1 if a claim expected to hold\n"
     "         fails.  Negative controls must fail (\"failed as expected\").\n"
     "  --level L          only level L (0 arithmetic, 1 string-level game,\n"
-    "                     2 Nimstring, 3 real boards, 4 turn identity)\n"
+    "                     2 Nimstring, 3 real boards, 4 turn identity,\n"
+    "                     5 the pattern database's rules: docs/pdb.md)\n"
     "  --max-boxes N      level 0 size (default 30; level 1 uses min(N, 24))\n"
     "  --max-boxes-ext N  level 0 size for SLEs with 1-/2-chains (default min(N, 26))\n"
     "  --max-boxes1 N     level 1 size (default 24)\n"
@@ -32,6 +33,8 @@ static const char usage[] =
     "  --max-lines N      level 3/4 boards up to N lines (default 24 = 3x3; 31 = 3x4)\n"
     "  --constructed N    level 3 constructed 4x4/5x5 SLE positions (default 200)\n"
     "  --games N          games per board and kind (default 200)\n"
+    "  --pdb-strings N    level 5 components up to N strings (default 9, at most 14)\n"
+    "  --pdb-sums N       level 5 random sums (default 1000)\n"
     "  --threads N --seed N\n"
     "value    v (controller's margin, opener to move), c, fcv, tb, the optimal\n"
     "         opening (Allcock's rule, or hand out a 1-/2-chain) and the best\n"
@@ -46,7 +49,7 @@ static int cmd_check(int argc, char **argv) {
   bool json = false;
   long max0 = -1, maxext = -1, max1 = -1, maxl3 = -1, strings = o.max_strings2, graphs = o.graphs2,
        lines = o.max_board_lines, cons = o.constructed3, games = o.games4, threads = 0,
-       seed = (long)o.seed;
+       seed = (long)o.seed, pdb_strings = 9, pdb_sums = 1000;
   const char *level = NULL;
   const cli_opt table[] = {{"--json", CLI_FLAG, &json, 0},
                            {"--level", CLI_TEXT, &level, 0},
@@ -61,13 +64,15 @@ static int cmd_check(int argc, char **argv) {
                            {"--games", CLI_COUNT, &games, 10000000},
                            {"--threads", CLI_COUNT, &threads, 256},
                            {"--seed", CLI_COUNT, &seed, 1L << 30},
+                           {"--pdb-strings", CLI_COUNT, &pdb_strings, 14},
+                           {"--pdb-sums", CLI_COUNT, &pdb_sums, 10000000},
                            {NULL, 0, NULL, 0}};
   const char *args[1];
   int nargs, rc = cli_parse_args("theorems check", argc, argv, table, args, 0, &nargs, usage);
   if (rc) return rc < 0 ? CLI_OK : rc;
   if (level) {
-    if (strlen(level) != 1 || level[0] < '0' || level[0] > '4') {
-      fprintf(stderr, "dab theorems check: --level needs 0, 1, 2, 3 or 4, got '%s'\n", level);
+    if (strlen(level) != 1 || level[0] < '0' || level[0] > '5') {
+      fprintf(stderr, "dab theorems check: --level needs 0, 1, 2, 3, 4 or 5, got '%s'\n", level);
       return CLI_USAGE;
     }
     o.level = level[0] - '0';
@@ -83,6 +88,8 @@ static int cmd_check(int argc, char **argv) {
   o.games4 = (int)games;
   o.threads = (int)threads;
   o.seed = (uint64_t)seed;
+  o.pdb_strings = (int)pdb_strings;
+  o.pdb_sums = (int)pdb_sums;
   if (o.max_strings2 < 4 || o.max_board_lines < 4) {
     fprintf(stderr, "dab theorems check: --max-strings and --max-lines must be at least 4\n");
     return CLI_USAGE;

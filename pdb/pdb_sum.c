@@ -28,7 +28,8 @@
 
 /* A table entry, lock-free: word = key ^ data, so a torn entry (words from
 ** two stores) reads as a miss.  data: lower (8 bits), upper (8), work
-** (8), 8 spare, 32 check bits of the key's second half. */
+** (8), best move (12: 1 + component index << 7 | move index; 0 none),
+** 28 check bits of the key's second half. */
 typedef struct sum_entry {
   uint64_t word, data;
 } sum_entry;
@@ -175,10 +176,11 @@ static int search(sum_ctx *s, const uint32_t *in, int nin, int alpha, int beta) 
   /* the table: keyed by the sorted ids */
   XXH128_hash_t h = XXH3_128bits(ids, (size_t)n * sizeof ids[0]);
   sum_entry *e = &s->t->e[h.low64 & s->t->mask];
-  uint32_t check = (uint32_t)h.high64;
+  uint64_t check = h.high64 >> 36;
   uint64_t ew = __atomic_load_n(&e->word, __ATOMIC_RELAXED), ed = __atomic_load_n(&e->data, __ATOMIC_RELAXED);
-  bool hit = (ew ^ ed) == h.low64 && (uint32_t)(ed >> 32) == check;
+  bool hit = (ew ^ ed) == h.low64 && (ed >> 36) == check;
   int elower = (int8_t)(ed & 255), eupper = (int8_t)(ed >> 8 & 255), ework = (int)(ed >> 16 & 255);
+  int ttmove = hit ? (int)(ed >> 24 & 4095) - 1 : -1;
   if (hit) {
     if (elower >= beta) return bonus + elower;
     if (eupper <= alpha) return bonus + eupper;
@@ -187,7 +189,16 @@ static int search(sum_ctx *s, const uint32_t *in, int nin, int alpha, int beta) 
     if (eupper < beta) beta = eupper;
   }
   uint64_t nodes0 = s->nodes;
-  int alpha0 = alpha, best = -1000, skipped = -1000;
+  int alpha0 = alpha, best = -1000, skipped = -1000, bestcode = -1;
+  /* the table's move first */
+  if (ttmove >= 0 && (ttmove >> 7) < n && (ttmove & 127) < db->cls[ids[ttmove >> 7]].nmoves) {
+    const uint32_t *w = pdb_moves(db, ids[ttmove >> 7]);
+    for (int m = 0; m < (ttmove & 127); m++) w = pdb_next_move(w);
+    best = move_value(s, ids, n, ttmove >> 7, w, alpha, beta);
+    bestcode = ttmove;
+  } else {
+    ttmove = -1;
+  }
   /* quiet moves that give nothing first, then sacrifices; one opening
   ** per run, and none whose loony bound cannot beat alpha (that bound
   ** still counts when every move fails low) */
@@ -197,7 +208,7 @@ static int search(sum_ctx *s, const uint32_t *in, int nin, int alpha, int beta) 
       const pdb_class *c = &db->cls[ids[i]];
       const uint32_t *w = pdb_moves(db, ids[i]);
       for (int m = 0; m < c->nmoves; m++, w = pdb_next_move(w)) {
-        if ((int)MV_SACRIFICE(*w) != pass || MV_REDUNDANT(*w)) continue;
+        if ((int)MV_SACRIFICE(*w) != pass || MV_REDUNDANT(*w) || (i << 7 | m) == ttmove) continue;
         int a = alpha > best ? alpha : best;
         int u = MV_LOONY(*w);
         if (u != MV_NO_LOONY && u <= a) {
@@ -207,11 +218,12 @@ static int search(sum_ctx *s, const uint32_t *in, int nin, int alpha, int beta) 
         int v = move_value(s, ids, n, i, w, a, beta);
         if (v > best) {
           best = v;
+          bestcode = i << 7 | m;
           if (v >= beta) break;
         }
       }
     }
-  if (skipped > best) best = skipped;
+  if (skipped > best) best = skipped, bestcode = -1;
   int lower = -128, upper = 127;
   if (best <= alpha0) upper = best;
   else if (best >= beta) lower = best;
@@ -223,7 +235,8 @@ static int search(sum_ctx *s, const uint32_t *in, int nin, int alpha, int beta) 
       if (elower > lower) lower = elower;
       if (eupper < upper) upper = eupper;
     }
-    uint64_t d = (uint64_t)(uint8_t)lower | (uint64_t)(uint8_t)upper << 8 | (uint64_t)wk << 16 | (uint64_t)check << 32;
+    uint64_t mv = best > alpha0 && bestcode >= 0 ? (uint64_t)(bestcode + 1) : 0;
+    uint64_t d = (uint64_t)(uint8_t)lower | (uint64_t)(uint8_t)upper << 8 | (uint64_t)wk << 16 | mv << 24 | check << 36;
     __atomic_store_n(&e->data, d, __ATOMIC_RELAXED);
     __atomic_store_n(&e->word, h.low64 ^ d, __ATOMIC_RELAXED);
   }

@@ -136,6 +136,7 @@ typedef struct dab_ab_opts {
   ** table (0: 2^22 entries, 64 MiB). */
   const dab_pdb *pdb;
   int pdb_max_free;             /* 0 = every position */
+  int pdb_min_free;             /* ... with at least this many free lines */
   int pdb_table_bits;
   dab_ab_tuning tune;           /* rules and knobs (dab_ab_default_opts) */
 } dab_ab_opts;
@@ -153,7 +154,7 @@ typedef struct dab_ab_stats {
   uint64_t etc_cuts, etc_dups;  /* ETC: nodes cut by a child's entry; children dropped as repeats */
   uint64_t graph_keys;          /* graph keys computed (the rest came from the key cache) */
   uint64_t pdb_leaves;          /* positions handed to the pattern database's search */
-  uint64_t pdb_nodes;           /* ... and the positions that search visited */
+  uint64_t pdb_nodes;           /* ... and the positions it visited (counted in nodes too) */
   uint64_t tests;               /* null-window root searches */
   double seconds;
 } dab_ab_stats;

@@ -242,12 +242,17 @@ static int search(ab_worker *w, uint64_t p, int nrem, int alpha, int beta, int p
   /* Every component in the pattern database: searched on their ids (after
   ** the table, whose key cache makes a known position cost nothing). */
   if (ab->o.pdb && (!ab->o.pdb_max_free || nrem_lines(g, p) <= ab->o.pdb_max_free) &&
+      nrem_lines(g, p) >= ab->o.pdb_min_free &&
       components_within(g, p, g->all_lines & ~p, dab_pdb_max_strings(ab->o.pdb))) {
     uint32_t ids[DAB_PDB_MAX_COMP];
     int nc = dab_pdb_split(ab->o.pdb, g, p, ids);
     if (nc >= 0) {
       w->pdb_leaves++;
+      uint64_t before = w->pdb_nodes, old = w->nodes;
       int v = dab_pdb_search(ab->o.pdb, ab->pdbt, ids, nc, alpha, beta, &w->pdb_nodes);
+      /* its positions count as the search's (node limits, progress) */
+      w->nodes += w->pdb_nodes - before;
+      if ((old >> 12) != (w->nodes >> 12) && poll_worker(w)) return 0;
       if (use_tt) {
         int lower = v > alpha ? v : -128, upper = v < beta ? v : 127;
         dab_tt_store_checked(&ab->tt, pk.key, pk.check, lower, upper, -1, 1);

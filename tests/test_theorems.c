@@ -207,6 +207,8 @@ static void test_checker(bool san) {
   o.max_board_lines = san ? 17 : 22;
   o.constructed3 = san ? 6 : 40;
   o.games4 = 300;
+  o.pdb_strings = san ? 7 : 9;
+  o.pdb_sums = san ? 150 : 600;
   o.threads = 1;
   static thm_report rep;
   dab_err err;
@@ -229,7 +231,8 @@ static void test_checker(bool san) {
   TH_CHECK(hold >= 25, "%d claims expected to hold", hold);
   TH_CHECK(fail >= 6, "%d negative controls", fail);
   TH_CHECK(thm_report_ok(&rep), "report ok");
-  const char *ids[] = {"BC", "V", "AL", "B1", "B2", "B3", "B4", "BZ3", "BZ5", "N", "REC", "BOARD"};
+  const char *ids[] = {"BC", "V", "AL", "B1", "B2", "B3", "B4", "BZ3", "BZ5", "N", "REC", "BOARD",
+                       "PDB-N", "PDB-V", "PDB-XOR", "PDB-SUM", "PDB-FREE", "PDB-ADD", "PDB-PAIR", "PDB-NIM"};
   for (size_t k = 0; k < sizeof ids / sizeof *ids; k++) {
     bool seen = false;
     for (int i = 0; i < rep.n; i++) seen |= !strcmp(rep.c[i].id, ids[k]) && rep.c[i].cases > 0;

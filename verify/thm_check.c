@@ -22,6 +22,8 @@ void thm_opts_default(thm_opts *o) {
   o->max_board_lines = 24;
   o->constructed3 = 200;
   o->games4 = 200;
+  o->pdb_strings = 9;
+  o->pdb_sums = 1000;
   o->seed = 12345;
 }
 
@@ -53,9 +55,9 @@ void thm_claim_fail(thm_claim *c, const char *fmt, ...) {
 dab_status thm_check_run(const thm_opts *o, thm_report *rep, dab_err *err) {
   memset(rep, 0, sizeof *rep);
   double t0 = thm_now();
-  dab_status (*const levels[5])(const thm_opts *, thm_report *, dab_err *) = {
-      thm_level0, thm_level1, thm_level2, thm_level3, thm_level4};
-  for (int l = 0; l < 5; l++) {
+  dab_status (*const levels[6])(const thm_opts *, thm_report *, dab_err *) = {
+      thm_level0, thm_level1, thm_level2, thm_level3, thm_level4, thm_level5};
+  for (int l = 0; l < 6; l++) {
     if (o->level >= 0 && o->level != l) continue;
     dab_status st = levels[l](o, rep, err);
     if (st != DAB_OK) return st;

@@ -1,6 +1,6 @@
 /*
 ** thm_check.h: the endgame-theorem checker: every claim of the spec,
-** tested exhaustively against theory-free exact solvers, levels 0-4.
+** tested exhaustively against theory-free exact solvers, levels 0-5.
 ** See Copyright Notice in README.md
 */
 #ifndef DAB_THM_CHECK_H
@@ -81,6 +81,8 @@ typedef struct thm_opts {
   int max_board_lines;  /* level 3 retrograde boards up to this many lines (default 24: 3x3) */
   int constructed3;     /* level 3 constructed 4x4/5x5 positions (default 200) */
   int games4;           /* level 4 games per board and kind (default 200) */
+  int pdb_strings;      /* level 5: pattern database components up to this size (default 9) */
+  int pdb_sums;         /* level 5: random sums of its components (default 1000) */
   int threads;          /* retrograde threads (0 = all cores) */
   uint64_t seed;
   dab_progress_fn progress;
@@ -124,5 +126,6 @@ dab_status thm_level1(const thm_opts *o, thm_report *rep, dab_err *err);
 dab_status thm_level2(const thm_opts *o, thm_report *rep, dab_err *err);
 dab_status thm_level3(const thm_opts *o, thm_report *rep, dab_err *err);
 dab_status thm_level4(const thm_opts *o, thm_report *rep, dab_err *err);
+dab_status thm_level5(const thm_opts *o, thm_report *rep, dab_err *err); /* thm_pdb.c */
 
 #endif
