@@ -2,12 +2,11 @@
 # bench/pdb.sh: the pattern database's effect on the search (docs/pdb.md),
 # each position searched with and without it in the same run, one thread:
 # nodes (board + database search), wall time, peak RSS.
-#   - 4x5 proof records (data/proofs/4x5): K closed subproblems that took
-#     3-40 s when recorded, each re-run as its null-window test;
-#   - 5x5 chain self-play positions at steps 20, 22, 24 (3 games each; the
-#     earlier steps do not finish in minutes on one thread);
+#   - 4x5 chain self-play positions at steps 9, 10, 11 (K games each);
+#   - 5x5 chain self-play positions at steps 18, 20, 22 (K games each);
+#   each searched as one null-window test (value >= 0), cold;
 #   - FULL=1: also the empty 4x4 and 3x5 (value only, ~2 and ~4 min each).
-# Usage: bench/pdb.sh [K]
+# Usage: bench/pdb.sh [K]    (K = 3 games per step by default)
 #   PDB=FILE     the database (default: build one of N strings in $OUT)
 #   N=12         its size when built here
 #   HASH=1024    the search table, MiB
@@ -16,7 +15,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 BUILD=${BUILD:-build}
 OUT=${OUT:-$BUILD/bench-out}
-K=${1:-8}
+K=${1:-3}
 N=${N:-12}
 HASH=${HASH:-1024}
 make -s -j2 BUILD="$BUILD" "$BUILD/bench/ab_bench" "$BUILD/bench/pdb_profile" bin/dab >/dev/null
@@ -29,8 +28,8 @@ if [ ! -s "$PDB" ]; then
 fi
 bin/dab pdb info "$PDB" | head -2
 
-# one run: prints "nodes pdb_nodes seconds rss_kib" (nodes include the
-# database search's)
+# one run: prints "nodes pdb_nodes seconds rss_kib holds" (nodes include the
+# database search's; holds: 1 when value >= bound was proved)
 one() {
   local pos=$1 bound=$2; shift 2
   local log
@@ -40,7 +39,8 @@ one() {
   secs=$(sed -nE 's/.* seconds ([0-9.]+) .*/\1/p' <<<"$log" | tail -1)
   pn=$(sed -nE 's/^pdb_leaves [0-9]+ pdb_nodes ([0-9]+)/\1/p' <<<"$log")
   rss=$(sed -nE 's/^rss ([0-9]+)/\1/p' <<<"$log")
-  echo "$nodes ${pn:-0} $secs $rss"
+  holds=$(grep -c ': holds' <<<"$log" || true)
+  echo "$nodes ${pn:-0} $secs $rss $holds"
 }
 
 row() { # label pos bound
@@ -49,6 +49,7 @@ row() { # label pos bound
   b=$(one "$2" "$3" --pdb "$PDB")
   awk -v l="$1" -v p="$2" -v a="$a" -v b="$b" 'BEGIN {
     split(a, x, " "); split(b, y, " ");
+    if (x[5] != y[5]) { printf "VALUES DIFFER on %s: without %s, with %s\n", p, x[5], y[5]; exit 1 }
     printf "%-8s %-12s %12d %8.2f %7.0f | %12d %10d %8.2f %7.0f | %6.2f %6.2f\n", l, substr(p, 5, 12), x[1], x[3],
       x[4] / 1024, y[1], y[2], y[3], y[4] / 1024, x[1] / y[1], x[3] / y[3] }'
 }
@@ -60,17 +61,11 @@ header() {
 }
 
 header
-# 4x5 proof records: every K-th of those recorded at 3-40 s
-grep -h "^4x5" data/proofs/4x5/rec-*.txt | grep -E '^4x5:[01]+ >=\+0 proved' |
-  awk '{ s = $0; sub(/.*seconds=/, "", s); sub(/ .*/, "", s); if (s >= 3 && s <= 40) print $1 }' | sort -u >"$OUT/pdb_records.txt"
-total=$(wc -l <"$OUT/pdb_records.txt")
-step=$(( total / K > 0 ? total / K : 1 ))
-awk -v st="$step" -v k="$K" 'NR % st == 0 && n < k { print; n++ }' "$OUT/pdb_records.txt" | while read -r pos; do
-  row 4x5-rec "$pos" 0
-done | tee "$OUT/pdb_rows.txt"
-
-"$BUILD/bench/pdb_profile" --list --chain 5x5 20 3 7 --chain 5x5 22 3 7 --chain 5x5 24 3 7 |
-  while read -r label pos bound; do row "$label" "$pos" "$bound"; done | tee -a "$OUT/pdb_rows.txt"
+# chain self-play positions: 4x5 at steps 9-11 (1-50 s each cold), 5x5 at
+# steps 18-22 (0.1-5 s); the 4x5 proof's own leaves take minutes to hours cold
+"$BUILD/bench/pdb_profile" --list --chain 4x5 9 "$K" 7 --chain 4x5 10 "$K" 7 --chain 4x5 11 "$K" 7 \
+  --chain 5x5 18 "$K" 7 --chain 5x5 20 "$K" 7 --chain 5x5 22 "$K" 7 |
+  while read -r label pos bound; do row "$label" "$pos" "$bound"; done | tee "$OUT/pdb_rows.txt"
 
 if [ "${FULL:-0}" = 1 ]; then
   for b in 4x4 3x5; do

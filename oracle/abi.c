@@ -7,6 +7,7 @@
 #include <string.h>
 #include "game/err.h"
 #include "oracle/oracle.h"
+#include "pdb/pdb.h"
 #include "tablebase/dabtb.h"
 
 typedef struct abi_field {
@@ -46,6 +47,19 @@ static const abi_field oracle_opts_fields[] = {
     FIELD(dab_oracle_opts, cancel),      FIELD(dab_oracle_opts, pdb),
 };
 
+static const abi_field probe_comp_fields[] = {
+    FIELD(dab_pdb_probe_comp, first_box), FIELD(dab_pdb_probe_comp, coins),
+    FIELD(dab_pdb_probe_comp, strings),   FIELD(dab_pdb_probe_comp, id),
+    FIELD(dab_pdb_probe_comp, nimber),    FIELD(dab_pdb_probe_comp, value),
+    FIELD(dab_pdb_probe_comp, flags),
+};
+
+static const abi_field probe_result_fields[] = {
+    FIELD(dab_pdb_probe_result, ncomp),   FIELD(dab_pdb_probe_result, comp),
+    FIELD(dab_pdb_probe_result, covered), FIELD(dab_pdb_probe_result, nimber),
+    FIELD(dab_pdb_probe_result, value),   FIELD(dab_pdb_probe_result, nodes),
+};
+
 /* A size change of a mirrored struct stops the build here: update the
 ** table above, python/dab.py and these numbers together (and check any
 ** new field that fits in the old tail padding, which keeps the size). */
@@ -67,6 +81,10 @@ static const abi_struct abi_structs[] = {
      "mem_limit,checkpoint_seconds,search_opts,progress,progress_ctx,warn,warn_ctx,cancel,pdb",
      oracle_opts_fields,
      NF(oracle_opts_fields)},
+    {"dab_pdb_probe_comp", sizeof(dab_pdb_probe_comp), "first_box,coins,strings,id,nimber,value,flags",
+     probe_comp_fields, NF(probe_comp_fields)},
+    {"dab_pdb_probe_result", sizeof(dab_pdb_probe_result), "ncomp,comp,covered,nimber,value,nodes",
+     probe_result_fields, NF(probe_result_fields)},
 };
 
 static const abi_struct *abi_find(const char *type) {

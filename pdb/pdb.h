@@ -123,6 +123,34 @@ int dab_pdb_split(const dab_pdb *db, const dab_geom *g, uint64_t p, uint32_t *id
 */
 int dab_pdb_nimber_sum(const dab_pdb *db, const uint32_t *ids, int n);
 
+/* ---- Probing a position -------------------------------------------- */
+
+typedef struct dab_pdb_probe_comp {
+  int first_box, coins, strings;
+  int64_t id;                /* -1: not in the database (the rest is then 0) */
+  int nimber, value, flags;
+} dab_pdb_probe_comp;
+
+typedef struct dab_pdb_probe_result {
+  int ncomp;
+  dab_pdb_probe_comp comp[DAB_PDB_MAX_COMP];
+  int covered;               /* 1 when every component is in the database: */
+  int nimber;                /* ... the position's Nimstring value (or DAB_PDB_LOONY) */
+  int value;                 /* ... its value for the player to move */
+  uint64_t nodes;            /* ... and the positions that search visited */
+} dab_pdb_probe_result;
+
+/*
+** The components of position (text: RxC, RxC:DBN or RxC@moves) with
+** their stored facts; when every one is covered, the position's Nimstring
+** value and its exact value (dab_pdb_value, a table of 16 MiB made and
+** freed here).
+** RETURN: DAB_OK; DAB_EINPUT (not a position: the message says where);
+** DAB_EBOARD (more than 64 lines); DAB_ENOMEM.
+** NOTES: thread-safe for distinct out.
+*/
+dab_status dab_pdb_probe(const dab_pdb *db, const char *position, dab_pdb_probe_result *out, dab_err *err);
+
 /* ---- Files ------------------------------------------------------------ */
 
 /* The file name a database goes by in the tablebase directories. */

@@ -236,8 +236,9 @@ static void test_threads(const dab_retro *table) {
 ** leaves no more unaccounted bytes than alignment padding (a field added
 ** in C but not to the table shows up as a gap of its size). */
 static void test_abi(void) {
-  const char *types[] = {"dab_err", "dabtb_coverage", "dab_oracle_opts"};
-  for (int t = 0; t < 3; t++) {
+  const char *types[] = {"dab_err", "dabtb_coverage", "dab_oracle_opts", "dab_pdb_probe_comp",
+                         "dab_pdb_probe_result"};
+  for (int t = 0; t < 5; t++) {
     const char *list = dab_abi_fields(types[t]);
     long size = dab_abi_sizeof(types[t]);
     TH_CHECK(list && size > 0, "abi: %s is listed", types[t]);

@@ -476,3 +476,4 @@ class Oracle(_Answers):
 from .game import Game, State, Bounds, WDL, load_game  # noqa: E402
 from .batch import States, Labels  # noqa: E402
 from .player import Player  # noqa: E402
+from .pdb import PatternDB  # noqa: E402
