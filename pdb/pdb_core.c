@@ -396,8 +396,7 @@ static dab_status expand(dab_pdb *db, uint32_t id, dab_pdb_table **table, dab_er
   /* its value alone: searched on its children's ids */
   dab_status st;
   if (!*table && (st = dab_pdb_table_new(20, table, err))) return st;
-  uint32_t self = id;
-  db->cls[id].value = (int8_t)dab_pdb_value(db, *table, &self, 1, NULL);
+  db->cls[id].value = (int8_t)pdb_value_by_moves(db, *table, id);
   return DAB_OK;
 }
 

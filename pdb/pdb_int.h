@@ -62,6 +62,10 @@ int64_t pdb_ensure(dab_pdb *db, const uint32_t *enc, int coins, dab_pdb_table **
 ** id or -1 (out of memory). */
 int64_t pdb_add_class(dab_pdb *db, const uint32_t *enc, int coins);
 
+/* The value alone of class id from its moves' children (every move, full
+** window): how a new class's value is made, before it is stored. */
+int pdb_value_by_moves(const dab_pdb *db, dab_pdb_table *t, uint32_t id);
+
 /* Grows the move pool to hold `more` words.  RETURN: false on ENOMEM. */
 bool pdb_reserve_moves(dab_pdb *db, size_t more);
 

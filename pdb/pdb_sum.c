@@ -22,6 +22,8 @@
 **                    and one decline (the first capturable component's);
 **   SLE              a quiet sum of chains and loops is valued by the
 **                    simple-loony-endgame formula (theorems/sle.h);
+**   one component    a quiet position of one component (free ones aside)
+**                    is worth its stored value alone;
 ** and otherwise every move of every component (identical components
 ** once).  Values have the parity of the coins left.
 */
@@ -169,6 +171,8 @@ static int search(sum_ctx *s, const uint32_t *in, int nin, int alpha, int beta) 
     return bonus + best;
   }
 
+  /* one component left: its value alone, stored */
+  if (n == 1) return bonus + db->cls[ids[0]].value;
   bool sle = true;
   int sv = sle_value(db, ids, n, &sle);
   if (sle) return bonus + sv;
@@ -203,7 +207,7 @@ static int search(sum_ctx *s, const uint32_t *in, int nin, int alpha, int beta) 
   ** per run, and none whose loony bound cannot beat alpha (that bound
   ** still counts when every move fails low) */
   for (int pass = 0; pass < 2 && best < beta; pass++)
-    for (int i = 0; i < n && best < beta; i++) {
+    for (int i = n - 1; i >= 0 && best < beta; i--) { /* larger components (later ids) first */
       if (i > 0 && ids[i] == ids[i - 1]) continue;
       const pdb_class *c = &db->cls[ids[i]];
       const uint32_t *w = pdb_moves(db, ids[i]);
@@ -249,6 +253,17 @@ int dab_pdb_search(const dab_pdb *db, dab_pdb_table *t, const uint32_t *ids, int
   int v = search(&c, ids, n, alpha, beta);
   if (nodes) *nodes += c.nodes;
   return v;
+}
+
+int pdb_value_by_moves(const dab_pdb *db, dab_pdb_table *t, uint32_t id) {
+  sum_ctx c = {db, t, 0};
+  int best = -1000;
+  const uint32_t *w = pdb_moves(db, id);
+  for (int m = 0; m < db->cls[id].nmoves; m++, w = pdb_next_move(w)) {
+    int v = move_value(&c, &id, 1, 0, w, -1000, 1000);
+    if (v > best) best = v;
+  }
+  return db->cls[id].nmoves ? best : 0;
 }
 
 int dab_pdb_value(const dab_pdb *db, dab_pdb_table *t, const uint32_t *ids, int n, uint64_t *nodes) {
