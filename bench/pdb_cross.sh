@@ -29,8 +29,8 @@ for _ in range(n):
 PY
     t0=$(date +%s.%N)
     while read -r pos; do
-      a=$("$BUILD/bench/ab_bench" "$pos" --analyze --threads 1 --hash 256 | grep '^moves' || true)
-      out=$("$BUILD/bench/ab_bench" "$pos" --analyze --threads 1 --hash 256 --pdb "$PDB")
+      a=$("$BUILD/bench/ab_bench" "$pos" --analyze --threads 1 --hash 256 2>/dev/null | grep '^moves' || true)
+      out=$("$BUILD/bench/ab_bench" "$pos" --analyze --threads 1 --hash 256 --pdb "$PDB" 2>/dev/null)
       b=$(grep '^moves' <<<"$out" || true)
       grep -qE '^pdb_leaves [1-9]' <<<"$out" && used=$((used + 1))
       positions=$((positions + 1))
