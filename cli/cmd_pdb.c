@@ -38,36 +38,42 @@ static const char usage[] =
     "A database is found as tablebases are: --pdb FILE, --tb DIR, $DAB_TB_PATH, the cache.\n";
 
 /*
-** The plan: components and embeddings per level, measured up to 12
-** strings (exact counts: every level up to 12 built here), past that
-** extrapolated at the last measured ratios (3.1x components, 4.7x
-** embeddings a string).  Time: 2.2 us per embedding grown and 70 us per
-** component (its moves, nimber and value), measured on 2026-11-27 (AMD
-** EPYC, one thread).
+** The plan: components per level and embeddings per level, measured up
+** to 13 and 12 strings (every level built here; embeddings of 13 strings
+** are never stored, as the last level's are not), past that extrapolated
+** at the last measured ratios (3.1x components, 4.8x embeddings a
+** string).  Memory: the embeddings grown (52 bytes each) and the
+** fingerprint set of the level made (16-byte slots at most half full,
+** twice that while it doubles), plus the components; time: 25 us per
+** embedding grown (its offers, and the new components' moves and facts).
+** Measured 2026-11-27 (AMD EPYC, one thread): 12 strings 52 s and
+** 0.91 GiB, 13 strings 322 s and 3.6 GiB.
 */
-static const double plan_comp[] = {0, 2, 3, 7, 15, 31, 78, 204, 565, 1606, 4777, 14479, 45041};
-static const double plan_emb[] = {0, 2, 6, 18, 63, 242, 1014, 4489, 20497, 95524, 451157, 2130000, 10060000};
+static const double plan_comp[] = {0, 2, 3, 7, 15, 31, 78, 204, 565, 1606, 4777, 14479, 45041, 142120};
+static const double plan_emb[] = {0, 2, 6, 18, 63, 242, 1014, 4489, 20497, 95524, 451157, 2151906, 10341831};
 
 typedef struct plan_row {
   double comps, comps_total, emb, bytes, seconds;
 } plan_row;
 
+static double emb_at(int s) {
+  double e = plan_emb[12];
+  if (s <= 12) return plan_emb[s];
+  for (int k = 13; k <= s; k++) e *= 4.8;
+  return e;
+}
+
 static plan_row plan(int n) {
   plan_row r = {0, 0, 0, 0, 0};
-  double comps = 0, emb = 0, total = 0, grown = 0;
+  double comps = 0, total = 0, grown = 0;
   for (int s = 1; s <= n; s++) {
-    comps = s <= 12 ? plan_comp[s] : comps * 3.1;
-    emb = s <= 12 ? plan_emb[s] : emb * 4.7;
+    comps = s <= 13 ? plan_comp[s] : comps * 3.1;
     total += comps;
-    if (s < n) grown += emb;
+    if (s < n) grown += emb_at(s);
   }
-  r.comps = comps, r.comps_total = total, r.emb = emb;
-  /* peak: the last two embedding levels (52 bytes each, 32 for the
-  ** fingerprint set at half load), the components (about 18 bytes a
-  ** string of moves and encoding, 16 of record, 8 of hash slot) */
-  double last_grown = n > 1 ? (n - 1 <= 12 ? plan_emb[n - 1] : emb / 4.7) : 0;
-  r.bytes = last_grown * 52 + emb * (52 + 32) + total * (16 + 8 + 18.0 * n) + (64u << 20);
-  r.seconds = grown * 2.2e-6 * 10 + total * 70e-6;
+  r.comps = comps, r.comps_total = total, r.emb = emb_at(n);
+  r.bytes = (n > 1 ? emb_at(n - 1) * 52 : 0) + emb_at(n) * 64 + total * (40 + 20.0 * n) + (64u << 20);
+  r.seconds = grown * 25e-6 + 1;
   return r;
 }
 
@@ -80,7 +86,7 @@ static int cmd_plan(int n) {
            r.bytes / (1u << 30), r.seconds, s > 12 ? " (extrapolated)" : "", s == n ? "  <- --max-strings" : "");
   }
   plan_row r = plan(n);
-  printf("disk: about %.0f MB (zstd blocks, ~%.0f bytes a component)\n", r.comps_total * 60 / 1e6, 60.0);
+  printf("disk: about %.0f MB (zstd blocks, about 60 bytes a component)\n", r.comps_total * 60 / 1e6);
   return CLI_OK;
 }
 

@@ -99,6 +99,14 @@ dab_pdb_info dab_pdb_get(const dab_pdb *db, uint32_t id);
 /* Its canonical encoding: info.coins words. */
 const uint32_t *dab_pdb_encoding(const dab_pdb *db, uint32_t id);
 
+/*
+** Appends component id's graph to g (its coins numbered after g's), for
+** the theory-free graph solver (theorems/graphsolve.h).
+** RETURN: false when g would exceed that solver's limits (g unchanged).
+*/
+struct dab_sg;
+bool dab_pdb_graph(const dab_pdb *db, uint32_t id, struct dab_sg *g);
+
 /* Its i-th move (i < info.nmoves). */
 dab_pdb_move dab_pdb_get_move(const dab_pdb *db, uint32_t id, int i);
 

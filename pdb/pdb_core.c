@@ -10,6 +10,7 @@
 #include "game/hashmix.h"
 #include "pdb/pdb_int.h"
 #include "symmetry/sckey.h"
+#include "theorems/graphsolve.h"
 
 dab_status dab_pdb_new(dab_pdb **out, dab_err *err) {
   dab_pdb *db = calloc(1, sizeof *db);
@@ -43,6 +44,21 @@ dab_pdb_move dab_pdb_get_move(const dab_pdb *db, uint32_t id, int i) {
   while (i-- > 0) w = pdb_next_move(w);
   dab_pdb_move m = {(uint8_t)MV_CAPTURED(*w), (uint8_t)MV_NCHILD(*w), (uint16_t)MV_CUT(*w), w + 1};
   return m;
+}
+
+bool dab_pdb_graph(const dab_pdb *db, uint32_t id, dab_sg *g) {
+  const pdb_class *c = &db->cls[id];
+  const uint32_t *enc = db->enc + c->enc_at;
+  dab_sg h;
+  memset(&h, 0, sizeof h);
+  h.ncoins = c->coins;
+  for (int i = 0; i < c->coins; i++) {
+    for (uint32_t k = 0; k < (enc[i] >> 26); k++)
+      if (dab_sg_add(&h, i, -1) < 0) return false;
+    for (int j = i + 1; j < c->coins; j++)
+      if ((enc[i] >> j & 1) && dab_sg_add(&h, i, j) < 0) return false;
+  }
+  return dab_sg_append(g, &h);
 }
 
 uint64_t pdb_enc_hash(const uint32_t *enc, int coins) {

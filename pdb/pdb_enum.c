@@ -59,10 +59,9 @@ static inline uint16_t make_cell(int r, int c, int s) { return (uint16_t)(r << 9
 ** transposition, after translation): per image, the sum of a strong mix
 ** of each cell's transformed code (a multiset hash: no sort), two such
 ** sums for 128 bits; the least over the images.  Two embeddings that are
-** not images of each other collide with probability about 2^-128 times
-** the pairs compared: a collision would only drop an embedding already
-** represented by its twin's class... or, at worst, one path to a class,
-** never a wrong fact.
+** not images of each other share it with probability about 2^-128 per
+** pair: the later one would then not be grown (one path to its children
+** lost, never a wrong fact).  Sorting the 8 images instead cost 3x.
 */
 static void emb_fingerprint(const emb *e, uint64_t *lo, uint64_t *hi) {
   int maxr = 0, maxc = 0;
@@ -172,9 +171,6 @@ typedef struct grow_ctx {
   dab_err *err;
   dab_status st;        /* why offer or grow failed */
   bool last_level;      /* the embeddings made are not grown: not kept */
-  int cap;              /* embeddings kept per class and level (0: all) */
-  uint8_t *kept;        /* per class: embeddings kept at the level being made */
-  size_t kept_n;
 } grow_ctx;
 
 /* A new embedding of the next level: keep it when not met yet; its class
@@ -188,18 +184,6 @@ static bool offer(grow_ctx *g, emb *e) {
   dab_sckey_canon_component(code, e->n, enc, NULL);
   int64_t id = pdb_ensure(g->db, enc, e->n, &g->table, g->err);
   if (id < 0) return g->st = (dab_status)-id, false;
-  if (g->cap) {
-    if ((size_t)id >= g->kept_n) {
-      size_t n = g->kept_n ? g->kept_n : 4096;
-      while (n <= (size_t)id) n *= 2;
-      uint8_t *k = realloc(g->kept, n);
-      if (!k) return g->st = dab_fail(g->err, DAB_ENOMEM, "pattern database: out of memory"), false;
-      memset(k + g->kept_n, 0, n - g->kept_n);
-      g->kept = k, g->kept_n = n;
-    }
-    if (g->kept[id] >= g->cap) return true;
-    g->kept[id]++;
-  }
   if (!g->last_level && !list_push(&g->next, e))
     return g->st = dab_fail(g->err, DAB_ENOMEM, "pattern database: out of memory for embeddings"), false;
   return true;
@@ -265,7 +249,6 @@ dab_status dab_pdb_build(dab_pdb *db, int max_strings, dab_progress_fn progress,
   memset(&g, 0, sizeof g);
   g.db = db;
   g.err = err;
-  g.cap = getenv("DAB_PDB_CAP") ? atoi(getenv("DAB_PDB_CAP")) : 0;
   dab_status st = DAB_OK;
   emb_list cur = {0};
   /* one string: a box with a ground string; two boxes joined */
@@ -278,7 +261,6 @@ dab_status dab_pdb_build(dab_pdb *db, int max_strings, dab_progress_fn progress,
     memset(&g.next, 0, sizeof g.next);
     free(g.seen.w);
     memset(&g.seen, 0, sizeof g.seen);
-    if (g.kept) memset(g.kept, 0, g.kept_n);
     g.last_level = level + 1 == max_strings;
     for (size_t i = 0; i < cur.n; i++) {
       if (!grow(&g, &cur.e[i])) goto fail;
@@ -298,8 +280,6 @@ dab_status dab_pdb_build(dab_pdb *db, int max_strings, dab_progress_fn progress,
         }
       }
     }
-    if (getenv("DAB_PDB_TRACE"))
-      fprintf(stderr, "level %d: %zu embeddings grown, %u classes, %.2f s\n", level, cur.n, db->n, dab_now_s() - t0);
     free(cur.e);
     memset(&cur, 0, sizeof cur);
     db->max_strings = level + 1;
@@ -312,7 +292,6 @@ out:
   free(cur.e);
   free(g.next.e);
   free(g.seen.w);
-  free(g.kept);
   dab_pdb_table_free(g.table);
   return st;
 }

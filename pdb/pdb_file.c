@@ -80,8 +80,7 @@ static void fsync_dir(const char *path) {
 }
 
 static dab_status lmdb_fail(dab_err *err, const char *path, const char *what, int rc) {
-  return dab_fail(err, rc == ENOSPC || rc == MDB_MAP_FULL ? DAB_EIO : DAB_EIO, "%s: %s: %s", path, what,
-                  mdb_strerror(rc));
+  return dab_fail(err, DAB_EIO, "%s: %s: %s", path, what, mdb_strerror(rc));
 }
 
 dab_status dab_pdb_save(const dab_pdb *db, const char *path, dab_err *err) {
@@ -414,16 +413,9 @@ dab_status dab_pdb_verify(const dab_pdb *db, uint64_t *checked, uint64_t *mismat
   *checked = 0;
   for (uint32_t id = 0; id < db->n; id++) {
     const pdb_class *c = &db->cls[id];
-    const uint32_t *enc = db->enc + c->enc_at;
     dab_sg g;
     memset(&g, 0, sizeof g);
-    g.ncoins = c->coins;
-    bool ok = true;
-    for (int i = 0; i < c->coins && ok; i++) {
-      for (uint32_t k = 0; k < (enc[i] >> 26); k++) ok &= dab_sg_add(&g, i, -1) >= 0;
-      for (int j = i + 1; j < c->coins; j++)
-        if (enc[i] >> j & 1) ok &= dab_sg_add(&g, i, j) >= 0;
-    }
+    bool ok = dab_pdb_graph(db, id, &g);
     if (!ok || g.nstrings != c->strings) {
       if (!bad++) dab_fail(err, DAB_ECORRUPT, "component %u: its encoding has %d strings, not %d", id, g.nstrings, c->strings);
       continue;

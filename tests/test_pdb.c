@@ -18,21 +18,6 @@
 
 static bool san_sizes(void) { return getenv("DAB_TEST_SAN") != NULL; }
 
-/* Appends component id's graph to g (coins renumbered after g's). */
-static bool append_component(const dab_pdb *db, uint32_t id, dab_sg *g) {
-  dab_pdb_info in = dab_pdb_get(db, id);
-  const uint32_t *enc = dab_pdb_encoding(db, id);
-  dab_sg h;
-  memset(&h, 0, sizeof h);
-  h.ncoins = in.coins;
-  for (int i = 0; i < in.coins; i++) {
-    for (uint32_t k = 0; k < (enc[i] >> 26); k++) dab_sg_add(&h, i, -1);
-    for (int j = i + 1; j < in.coins; j++)
-      if (enc[i] >> j & 1) dab_sg_add(&h, i, j);
-  }
-  return dab_sg_append(g, &h);
-}
-
 /* The class counts by strings, pinned: a change in the enumeration that
 ** loses or invents components fails here (and in the harvest below). */
 static void test_counts(const dab_pdb *db, int n) {
@@ -89,7 +74,7 @@ static void test_sums(const dab_pdb *db, int count, uint64_t seed) {
       strings += in.strings;
       ids[nn++] = id;
     }
-    for (int i = 0; i < nn; i++) append_component(db, ids[i], &g);
+    for (int i = 0; i < nn; i++) dab_pdb_graph(db, ids[i], &g);
     for (int i = 1; i < nn; i++)
       for (int j = i; j > 0 && ids[j - 1] > ids[j]; j--) {
         uint32_t x = ids[j];

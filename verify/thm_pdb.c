@@ -27,20 +27,6 @@
 **   PDB-NIM  a plain nim-sum, loony components counted as 0
 */
 
-static void add_graph(const dab_pdb *db, uint32_t id, dab_sg *g) {
-  dab_pdb_info in = dab_pdb_get(db, id);
-  const uint32_t *enc = dab_pdb_encoding(db, id);
-  dab_sg h;
-  memset(&h, 0, sizeof h);
-  h.ncoins = in.coins;
-  for (int i = 0; i < in.coins; i++) {
-    for (uint32_t k = 0; k < (enc[i] >> 26); k++) dab_sg_add(&h, i, -1);
-    for (int j = i + 1; j < in.coins; j++)
-      if (enc[i] >> j & 1) dab_sg_add(&h, i, j);
-  }
-  dab_sg_append(g, &h);
-}
-
 static uint64_t next_rand(uint64_t *s) {
   uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
   z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
@@ -61,7 +47,7 @@ static int sort_ids(uint32_t *ids, int n) {
 static bool solve_union(const dab_pdb *db, const uint32_t *ids, int n, int *value, int *nimber) {
   dab_sg g;
   memset(&g, 0, sizeof g);
-  for (int i = 0; i < n; i++) add_graph(db, ids[i], &g);
+  for (int i = 0; i < n; i++) dab_pdb_graph(db, ids[i], &g);
   dab_sgs *s;
   if (dab_sgs_new(&g, &s, NULL)) return false;
   *value = dab_sgs_value(s, dab_sg_full(&g));
