@@ -28,8 +28,9 @@ static const char usage[] =
     "  build   grows every component a string at a time (default N = 12, about a\n"
     "          minute; --plan prints components, memory, disk and time per N first).\n"
     "          Written to FILE or " DAB_PDB_FILE " beside the tablebases (the cache).\n"
-    "          Ctrl-C keeps the old file; a rerun reuses the components of the file\n"
-    "          found (their facts are not computed again).\n"
+    "          Ctrl-C saves the components made so far (each one complete) into the\n"
+    "          file; a rerun reuses the components of the file it finds (their facts\n"
+    "          are not computed again).\n"
     "  info    what a database holds: components by strings, nimbers, size.\n"
     "  probe   POSITION's components with their facts, and its value when the\n"
     "          database holds every component.\n"
@@ -162,9 +163,21 @@ static int cmd_build(int argc, char **argv) {
     }
   }
   if (!db && dab_pdb_new(&db, &err)) return cli_error("pdb build", DAB_ENOMEM, err.msg);
+  uint32_t reused = dab_pdb_count(db);
   double t0 = dab_now_s();
   dab_status st = dab_pdb_build(db, (int)maxn, on_progress, NULL, cli_cancel_on_signal(), &err);
   cli_progress_end();
+  if (st == DAB_ECANCELED && dab_pdb_count(db) > reused) {
+    /* keep what was made: complete components, which a rerun reuses */
+    dab_err serr;
+    if (dab_pdb_save(db, path, &serr) == DAB_OK)
+      fprintf(stderr, "dab pdb build: canceled; %s keeps %u components (complete up to %d strings): run it again "
+              "to go on\n", path, dab_pdb_count(db), dab_pdb_max_strings(db));
+    else
+      fprintf(stderr, "dab pdb build: canceled; %s left as it was (%s)\n", path, serr.msg);
+    dab_pdb_free(db);
+    return CLI_FAIL;
+  }
   if (st) {
     int code = cli_error("pdb build", st, err.msg);
     if (st == DAB_ECANCELED) fprintf(stderr, "dab pdb build: %s left as it was\n", path);
@@ -207,7 +220,8 @@ static int cmd_info(int argc, char **argv) {
   if (json) {
     printf("{\"file\":\"%s\",\"bytes\":%lld,\"max_strings\":%d,\"components\":%u,\"moves\":%llu,\"by_strings\":[",
            path, (long long)sb.st_size, ms, dab_pdb_count(db), (unsigned long long)moves);
-    for (int s = 1; s <= ms; s++) printf("%s%llu", s > 1 ? "," : "", (unsigned long long)by_strings[s]);
+    for (int s = 1; s <= DAB_PDB_MAX_STRINGS && (s <= ms || by_strings[s]); s++)
+      printf("%s%llu", s > 1 ? "," : "", (unsigned long long)by_strings[s]);
     printf("],\"nimbers\":{");
     for (int v = 0; v < 8; v++) printf("\"%d\":%llu,", v, (unsigned long long)nim[v]);
     printf("\"loony\":%llu}}\n", (unsigned long long)nim[8]);
@@ -215,7 +229,8 @@ static int cmd_info(int argc, char **argv) {
     printf("file         %s (%.1f MB)\n", path, (double)sb.st_size / 1e6);
     printf("components   %u of up to %d strings, %llu moves\n", dab_pdb_count(db), ms, (unsigned long long)moves);
     printf("by strings  ");
-    for (int s = 1; s <= ms; s++) printf(" %d:%llu", s, (unsigned long long)by_strings[s]);
+    for (int s = 1; s <= DAB_PDB_MAX_STRINGS && (s <= ms || by_strings[s]); s++)
+      printf(" %d:%llu", s, (unsigned long long)by_strings[s]);
     printf("\nnimbers     ");
     for (int v = 0; v < 8; v++)
       if (nim[v]) printf(" *%d:%llu", v, (unsigned long long)nim[v]);

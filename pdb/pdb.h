@@ -84,7 +84,10 @@ void dab_pdb_free(dab_pdb *db);
 ** may be NULL.
 ** RETURN: DAB_OK; DAB_EINPUT (max_strings out of range); DAB_ENOMEM;
 ** DAB_ECANCELED (db then holds every component of the levels finished,
-** usable as a smaller database).
+** and some of the next, each complete: a smaller database, which a later
+** build started from it extends without computing their facts again).
+** NOTES: db may hold components already (a loaded file): they are reused,
+** and max_strings never decreases.
 */
 dab_status dab_pdb_build(dab_pdb *db, int max_strings, dab_progress_fn progress, void *progress_ctx,
                          dab_cancel_flag *cancel, dab_err *err);

@@ -282,9 +282,9 @@ dab_status dab_pdb_build(dab_pdb *db, int max_strings, dab_progress_fn progress,
     }
     free(cur.e);
     memset(&cur, 0, sizeof cur);
-    db->max_strings = level + 1;
+    if (db->max_strings < level + 1) db->max_strings = level + 1;
   }
-  if (max_strings == 1) db->max_strings = 1;
+  if (db->max_strings < 1) db->max_strings = 1;
   goto out;
 fail:
   st = g.st;

@@ -59,6 +59,20 @@ check "a missing file exits 2" test "$rc" = 2
 run pdb frob
 check "an unknown subcommand exits 2" test "$rc" = 2
 
+# Ctrl-C: the components made so far are saved, each complete; a rerun reuses them
+mkdir -p "$T/int"
+"$DAB" pdb build --max-strings 12 --tb "$T/int" >/dev/null 2>"$T/int.err" &
+pid=$!
+sleep 4
+kill -INT "$pid"
+wait "$pid"
+check "Ctrl-C exits 1" test "$?" = 1
+check "... saying what it kept" grep -q "keeps" "$T/int.err"
+run pdb verify --tb "$T/int"
+check "the kept file verifies" test "$rc" = 0
+run pdb build --max-strings 9 --tb "$T/int"
+check "a rerun reuses it" grep -q "reusing" <<<"$err"
+
 # solve uses the database found beside the tables, and --no-pdb agrees
 run solve "3x3@0,5,12,17" --search --json
 a=$out
