@@ -85,7 +85,10 @@ run_one() {  # name, command...
 
 for t in "$dir"/test_*; do
   [ -x "$t" ] || continue
-  ((tsan)) && [[ "$(basename "$t")" != test_ab && "$(basename "$t")" != test_oracle ]] && continue
+  ((tsan)) && [[ "$(basename "$t")" != test_ab && "$(basename "$t")" != test_oracle && "$(basename "$t")" != test_pdb ]] && continue
+  if ((tsan)) && [ "$(basename "$t")" = test_pdb ]; then
+    run_one test_pdb env DAB_TEST_TSAN=1 "$t"; continue
+  fi
   if ((quick && !tsan)) && [ "$(basename "$t")" = test_ab ]; then
     run_one test_ab env DAB_TEST_TSAN=1 "$t"; continue
   fi

@@ -129,7 +129,7 @@ static bool same_db(const dab_pdb *a, const dab_pdb *b) {
 }
 
 /* The board search with the database against the retrograde table. */
-static void test_search(const dab_pdb *db, int rows, int cols, uint64_t samples, uint64_t seed) {
+static void test_search(const dab_pdb *db, int rows, int cols, uint64_t samples, uint64_t seed, int threads) {
   dab_geom g;
   dab_err err;
   dab_geom_init(&g, rows, cols, &err);
@@ -144,6 +144,8 @@ static void test_search(const dab_pdb *db, int rows, int cols, uint64_t samples,
   o.hash_bytes = 16u << 20;
   o.pdb = db;
   o.pdb_table_bits = 16;
+  o.threads = threads;
+  o.tune.smp_min_free = 0; /* small positions on every thread too: they share the database's table */
   dab_status st;
   dab_ab *ab = dab_ab_new(&g, &o, &st, &err);
   if (!ab) {
@@ -234,7 +236,7 @@ static void test_file(const dab_pdb *db) {
 }
 
 int main(void) {
-  int n = san_sizes() ? 8 : 10;
+  int n = san_sizes() || getenv("DAB_TEST_TSAN") ? 8 : 10;
   dab_pdb *db;
   dab_err err;
   TH_CHECK(dab_pdb_new(&db, &err) == DAB_OK, "new");
@@ -254,9 +256,15 @@ int main(void) {
   test_harvest(db, 4, 4, san_sizes() ? 20000 : 200000, 7);
   test_harvest(db, 5, 5, san_sizes() ? 20000 : 200000, 8);
   test_sums(db, san_sizes() ? 300 : 3000, 11);
-  test_search(db, 2, 3, 0, 0);
-  test_search(db, 3, 3, san_sizes() ? 3000 : 30000, 5);
-  if (!san_sizes()) test_search(db, 2, 5, 20000, 6);
+  if (getenv("DAB_TEST_TSAN")) { /* the threaded check alone (tests/run.sh --tsan) */
+    test_search(db, 3, 3, 2000, 9, 2);
+    dab_pdb_free(db);
+    return TH_REPORT("test_pdb");
+  }
+  test_search(db, 2, 3, 0, 0, 1);
+  test_search(db, 3, 3, san_sizes() ? 3000 : 30000, 5, 1);
+  test_search(db, 3, 3, san_sizes() ? 500 : 3000, 9, 2);
+  if (!san_sizes()) test_search(db, 2, 5, 20000, 6, 1);
   test_file(db);
   dab_pdb_free(db);
   return TH_REPORT("test_pdb");
