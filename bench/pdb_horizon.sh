@@ -19,7 +19,7 @@ for step in $STEPS; do
   args=()
   for s in $step; do args+=(--chain 5x5 "$s" "$K" 7); done
   res=()
-  for variant in --no-pdb ""; do
+  for variant in --no-pdb --pdb; do
     times=()
     ok=0
     while read -r _ pos _; do

@@ -24,7 +24,7 @@ static const char usage[] =
     "The pattern database: every connected Strings-and-Coins component of up to N\n"
     "strings that occurs on a grid board, with its Nimstring value, its value played\n"
     "alone and its moves (docs/pdb.md).  The search uses it for positions whose every\n"
-    "component it holds (`dab solve --no-pdb` switches that off).\n"
+    "component it holds with `dab solve --pdb` (exact; measured no faster).\n"
     "  build   grows every component a string at a time (default N = 12, about a\n"
     "          minute; --plan prints components, memory, disk and time per N first).\n"
     "          Written to FILE or " DAB_PDB_FILE " beside the tablebases (the cache).\n"
@@ -40,27 +40,28 @@ static const char usage[] =
 
 /*
 ** The plan: components per level and embeddings per level, measured up
-** to 13 and 12 strings (every level built here; embeddings of 13 strings
-** are never stored, as the last level's are not), past that extrapolated
-** at the last measured ratios (3.1x components, 4.8x embeddings a
-** string).  Memory: the embeddings grown (52 bytes each) and the
+** to 14 and 13 strings (every level built here; the last level's
+** embeddings are never stored), past that extrapolated at the last
+** measured ratios (3.2x components, 4.8x embeddings a string).  Memory: the embeddings grown (52 bytes each) and the
 ** fingerprint set of the level made (16-byte slots at most half full,
 ** twice that while it doubles), plus the components; time: 25 us per
 ** embedding grown (its offers, and the new components' moves and facts).
 ** Measured 2026-11-27 (AMD EPYC, one thread): 12 strings 52 s and
-** 0.91 GiB, 13 strings 322 s and 3.6 GiB.
+** 0.91 GiB, 13 strings 322 s and 3.6 GiB, 14 strings 14.6 GiB.
 */
-static const double plan_comp[] = {0, 2, 3, 7, 15, 31, 78, 204, 565, 1606, 4777, 14479, 45041, 142120};
-static const double plan_emb[] = {0, 2, 6, 18, 63, 242, 1014, 4489, 20497, 95524, 451157, 2151906, 10341831};
+static const double plan_comp[] = {0,    2,    3,     7,     15,     31,      78,      204,
+                                   565,  1606, 4777, 14479, 45041, 142120, 455140};
+static const double plan_emb[] = {0,      2,       6,       18,        63,        242,     1014,
+                                  4489,   20497,   95524,   451157,    2151906,   10341831, 50012094};
 
 typedef struct plan_row {
   double comps, comps_total, emb, bytes, seconds;
 } plan_row;
 
 static double emb_at(int s) {
-  double e = plan_emb[12];
-  if (s <= 12) return plan_emb[s];
-  for (int k = 13; k <= s; k++) e *= 4.8;
+  double e = plan_emb[13];
+  if (s <= 13) return plan_emb[s];
+  for (int k = 14; k <= s; k++) e *= 4.8;
   return e;
 }
 
@@ -68,7 +69,7 @@ static plan_row plan(int n) {
   plan_row r = {0, 0, 0, 0, 0};
   double comps = 0, total = 0, grown = 0;
   for (int s = 1; s <= n; s++) {
-    comps = s <= 13 ? plan_comp[s] : comps * 3.1;
+    comps = s <= 14 ? plan_comp[s] : comps * 3.2;
     total += comps;
     if (s < n) grown += emb_at(s);
   }
@@ -84,7 +85,7 @@ static int cmd_plan(int n) {
     plan_row r = plan(s);
     if (s < 8 && s != n) continue;
     printf("%8d %14.0f %14.0f %14.0f %9.2f GiB %9.0f s%s%s\n", s, r.comps, r.comps_total, r.emb,
-           r.bytes / (1u << 30), r.seconds, s > 12 ? " (extrapolated)" : "", s == n ? "  <- --max-strings" : "");
+           r.bytes / (1u << 30), r.seconds, s > 14 ? " (extrapolated)" : "", s == n ? "  <- --max-strings" : "");
   }
   plan_row r = plan(n);
   printf("disk: about %.0f MB (zstd blocks, about 60 bytes a component)\n", r.comps_total * 60 / 1e6);

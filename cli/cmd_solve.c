@@ -35,7 +35,9 @@ static const char usage[] =
     "  --no-sle       search simple loony endgames instead of using the formula\n"
     "  --proof DIR    a divisible proof recorded in DIR (dab solve --proof DIR --help)\n"
     "  --no-graph     key the table by board symmetry only, not Strings-and-Coins graphs\n"
-    "  --no-pdb       search without the pattern database (docs/pdb.md; for benchmarks)\n"
+    "  --pdb          search with the pattern database where it holds every component\n"
+    "                 (components.dabpdb, `dab pdb build`; docs/pdb.md: exact, measured\n"
+    "                 no faster); --no-pdb (the default) without\n"
     "  --tb DIR       tablebase directory searched first (and where results go)\n"
     "  --no-store     never write results to the board's tablebase file\n"
     "  --node-limit N stop the search after about N nodes (as Ctrl-C does)\n"
@@ -59,7 +61,7 @@ typedef struct solve_cfg {
   bool no_store;
   uint64_t node_limit;
   bool wdl, has_score;      /* --wdl / --score D: win/draw/loss and the moves keeping it */
-  bool no_pdb;              /* --no-pdb: search without the pattern database */
+  bool pdb;                 /* --pdb: search with the pattern database */
   int score;
 } solve_cfg;
 
@@ -95,7 +97,7 @@ static dab_status open_oracle(const dab_geom *g, const solve_cfg *c, dab_oracle 
                         .progress = c->json ? NULL : cli_progress,
                         .warn = print_warning,
                         .cancel = cli_cancel_on_signal(),
-                        .pdb = c->no_pdb ? DAB_ORACLE_PDB_NONE : DAB_ORACLE_PDB_AUTO};
+                        .pdb = c->pdb ? DAB_ORACLE_PDB_ON : DAB_ORACLE_PDB_OFF};
   return dab_oracle_open(g->rows, g->cols, &oo, out, err);
 }
 
@@ -377,7 +379,8 @@ int dab_cmd_solve(int argc, char **argv) {
     else if (!strcmp(a, "--no-decline")) c.decline = false;
     else if (!strcmp(a, "--no-sle")) c.sle = false;
     else if (!strcmp(a, "--no-graph")) c.graph = false;
-    else if (!strcmp(a, "--no-pdb")) c.no_pdb = true;
+    else if (!strcmp(a, "--no-pdb")) c.pdb = false;
+    else if (!strcmp(a, "--pdb")) c.pdb = true;
     else if (!strcmp(a, "--no-store")) c.no_store = true;
     else if (!strcmp(a, "--wdl")) c.wdl = true;
     else if (!strcmp(a, "--score")) {

@@ -94,7 +94,7 @@ static dab_status open_dyn(dab_oracle *o, int retro_free, bool search, bool use_
                               .warn_ctx = o};
     st = dab_solvestore_open(&o->geom, &so, &d->store, err);
   }
-  if (!st && search && !d->base.pdb && o->opts.pdb != DAB_ORACLE_PDB_NONE) {
+  if (!st && search && !d->base.pdb && o->opts.pdb == DAB_ORACLE_PDB_ON) {
     char path[PATH_MAX];
     dab_err perr;
     if (dabtb_find_file(DAB_PDB_FILE, o->opts.tb_dir, path, sizeof path, NULL) == DAB_OK) {

@@ -57,13 +57,14 @@ typedef struct dab_oracle_opts {
   void *warn_ctx;
   dab_cancel_flag *cancel;  /* raised: the running query stops (DAB_ECANCELED) */
   int pdb;                  /* the pattern database for search (pdb/pdb.h):
-                               DAB_ORACLE_PDB_AUTO loads DAB_PDB_FILE where the
-                               tablebases are found, if there is one (a damaged one is
-                               skipped with a warning: slower, never wrong);
-                               DAB_ORACLE_PDB_NONE searches without (--no-pdb) */
+                               DAB_ORACLE_PDB_OFF (the default: measured no faster,
+                               docs/pdb.md) searches without it; DAB_ORACLE_PDB_ON
+                               loads DAB_PDB_FILE where the tablebases are found, if
+                               there is one (a damaged one is skipped with a warning:
+                               never wrong) */
 } dab_oracle_opts;
 
-enum { DAB_ORACLE_PDB_AUTO = 0, DAB_ORACLE_PDB_NONE = 1 };
+enum { DAB_ORACLE_PDB_OFF = 0, DAB_ORACLE_PDB_ON = 1 };
 
 enum { DAB_ORACLE_ANY = 0, DAB_ORACLE_ONLY_SEARCH = 1, DAB_ORACLE_ONLY_RETRO = 2 };
 enum { DAB_ORACLE_STORE_READ = 0, DAB_ORACLE_STORE_WRITE = 1, DAB_ORACLE_STORE_NONE = 2 };

@@ -128,7 +128,7 @@ typedef struct dab_ab_opts {
   ** (optional: profiles such as bench/pdb_profile; a branch per node). */
   void (*on_node)(void *ctx, uint64_t p);
   void *node_ctx;
-  /* The pattern database (pdb/pdb.h; NULL: none, as with --no-pdb): a
+  /* The pattern database (pdb/pdb.h; NULL: none, the default): a
   ** position past the capture rules whose every component it holds, with
   ** at most pdb_max_free free lines, is searched on component ids
   ** (dab_pdb_search, exact) instead of on the board.  The caller keeps

@@ -73,8 +73,8 @@ check "the kept file verifies" test "$rc" = 0
 run pdb build --max-strings 9 --tb "$T/int"
 check "a rerun reuses it" grep -q "reusing" <<<"$err"
 
-# solve uses the database found beside the tables, and --no-pdb agrees
-run solve "3x3@0,5,12,17" --search --json
+# solve --pdb uses the database found beside the tables, and agrees with --no-pdb
+run solve "3x3@0,5,12,17" --search --pdb --json
 a=$out
 run solve "3x3@0,5,12,17" --search --no-pdb --json
 check "solve with and without the database agree" test "$(json_get "$a" 'd["moves"]')" = "$(json_get "$out" 'd["moves"]')"
