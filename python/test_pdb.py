@@ -66,6 +66,11 @@ with tempfile.TemporaryDirectory() as d:
         check(False, "a foreign file loaded")
     except dab.DabError as e:
         check(e.status == 5, "a foreign file: status %r" % (e.status,))
+    # an oracle whose search uses the database agrees with one without
+    o1 = dab.Oracle("3x4", tb_dir=d, search=True, pdb=True)
+    o2 = dab.Oracle("3x4", tb_dir=d, search=True)
+    for pos in ("3x4@0,5,12,17,20,22", "3x4@1,2,9,11,14,21,30", "3x4@3,8,13,18,24,26,27,29"):
+        check(o1.move_values(pos) == o2.move_values(pos), "oracle with and without pdb: " + pos)
     db.close()
     with dab.PatternDB(path) as db3:
         check(db3.probe("2x2@0,1,2")["covered"], "context manager")

@@ -420,7 +420,9 @@ class Oracle(_Answers):
     (default 1: a small query answers in ~20 us on one thread and ~70 us on
     two, which cost more to start than they save; 0 = all cores, for a few
     big queries).  readonly=True/False sets read-only mode for the whole
-    process (set_readonly); None leaves it as it is."""
+    process (set_readonly); None leaves it as it is.  pdb=True: the search
+    uses the pattern database (components.dabpdb beside the tables; exact,
+    measured no faster: docs/pdb.md)."""
 
     _calls = {"close": "dab_oracle_close", "parse": "dab_oracle_parse",
               "value": "dab_oracle_value64", "move_values": "dab_oracle_move_values"}
@@ -452,7 +454,7 @@ class Oracle(_Answers):
         return np.array([self.value(int(p)) for p in self._line_sets(positions)], dtype=np.int8)
 
     def __init__(self, board, tb_dir=None, search=False, hash_mb=None, node_limit=0, threads=1,
-                 readonly=None):
+                 readonly=None, pdb=False):
         if readonly is not None:
             set_readonly(readonly)
         lib = _load()
@@ -464,6 +466,7 @@ class Oracle(_Answers):
         self.nlines = self.rows * (self.cols + 1) + (self.rows + 1) * self.cols
         opts = _OracleOpts(tb_dir.encode() if tb_dir else None, 0, threads, bool(search),
                            int(hash_mb or 0) << 20, int(node_limit))
+        opts.pdb = 1 if pdb else 0
         h, err = ctypes.c_void_p(), _Err()
         st = lib.dab_oracle_open(self.rows, self.cols, ctypes.byref(opts), ctypes.byref(h),
                                  ctypes.byref(err))
