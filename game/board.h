@@ -165,6 +165,30 @@ static inline uint64_t dab64_lines_between(const dab_geom *g, uint64_t boxes) {
          (dab_pdep64(boxes, g->side_mask[DAB_SIDE_LEFT]) & dab_pdep64(boxes, g->side_mask[DAB_SIDE_RIGHT]));
 }
 
+/*
+** Components in box space.  joined[s] (s in DAB_SIDE order: top, bottom,
+** left, right) holds the open boxes whose side s is an undrawn line to
+** another box (never an edge line, so the shifts of dab64_flood cannot
+** wrap); dab64_flood grows box mask x through them to its whole component:
+** a few word operations per step of the component's diameter.
+*/
+static inline void dab64_joined(const dab_geom *g, dab64_sides4 v, uint64_t open, uint64_t joined[4]) {
+  joined[0] = ~v.top & open & ~g->edge_boxes[0];
+  joined[1] = ~v.bottom & open & ~g->edge_boxes[1];
+  joined[2] = ~v.left & open & ~g->edge_boxes[2];
+  joined[3] = ~v.right & open & ~g->edge_boxes[3];
+}
+
+static inline uint64_t dab64_flood(const dab_geom *g, uint64_t x, const uint64_t joined[4]) {
+  const unsigned cols = (unsigned)g->cols;
+  uint64_t before;
+  do {
+    before = x;
+    x |= (x & joined[0]) >> cols | (x & joined[1]) << cols | (x & joined[2]) >> 1 | (x & joined[3]) << 1;
+  } while (x != before);
+  return x;
+}
+
 /* ---- A game in progress (for play; solvers use bare line sets) -------- */
 
 typedef struct dab_game {

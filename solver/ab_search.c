@@ -146,15 +146,10 @@ static inline bool components_within(const dab_geom *g, uint64_t p, uint64_t fre
   if (dab_popcount64(freel) <= max) return true;
   dab64_sides4 v = dab64_side_vectors(g, p);
   const uint64_t open = ~dab64_complete_v(v) & dab64_all_boxes(g);
-  const uint64_t joined[4] = {~v.top & open & ~g->edge_boxes[0], ~v.bottom & open & ~g->edge_boxes[1],
-                              ~v.left & open & ~g->edge_boxes[2], ~v.right & open & ~g->edge_boxes[3]};
-  const unsigned cols = (unsigned)g->cols;
+  uint64_t joined[4];
+  dab64_joined(g, v, open, joined);
   for (uint64_t left = open; left;) {
-    uint64_t x = left & -left, before;
-    do {
-      before = x;
-      x |= (x & joined[0]) >> cols | (x & joined[1]) << cols | (x & joined[2]) >> 1 | (x & joined[3]) << 1;
-    } while (x != before);
+    uint64_t x = dab64_flood(g, left & -left, joined);
     left &= ~x;
     if (dab_popcount64(freel & dab64_lines_of_boxes(g, x)) > max) return false;
   }

@@ -298,21 +298,14 @@ void DAB_ISA_FN(dab_sckey64)(const dab_geom *g, uint64_t p, dab_sckey *out) {
   sc_component comp[DAB_SCKEY_MAX_COINS];
   sc_component *sorted[DAB_SCKEY_MAX_COINS];
   int ncomp = 0;
-  /* a string between two coins, by the side it leaves from (never an
-  ** edge side, so the shifts below cannot wrap) */
-  const uint64_t joined[4] = {free_side[0] & ~g->edge_boxes[0], free_side[1] & ~g->edge_boxes[1],
-                              free_side[2] & ~g->edge_boxes[2], free_side[3] & ~g->edge_boxes[3]};
-  const unsigned cols = (unsigned)g->cols;
+  /* a string between two coins, by the side it leaves from */
+  uint64_t joined[4];
+  dab64_joined(g, v, open, joined);
   uint64_t left = open;
   while (left) {
-    /* flood fill in box space from the lowest box left: a few word
-    ** operations per step of the component's diameter, where a walk of
-    ** coin adjacency lists cost a branch per coin */
-    uint64_t x = left & -left, before;
-    do {
-      before = x;
-      x |= (x & joined[0]) >> cols | (x & joined[1]) << cols | (x & joined[2]) >> 1 | (x & joined[3]) << 1;
-    } while (x != before);
+    /* flood fill in box space from the lowest box left (a walk of coin
+    ** adjacency lists cost a branch per coin) */
+    uint64_t x = dab64_flood(g, left & -left, joined);
     left &= ~x;
     uint32_t cm = (uint32_t)dab_pext64(x, open);
     uint8_t mem[DAB_SCKEY_MAX_COINS];
