@@ -18,7 +18,22 @@ static const char usage[] =
     "first mismatch, 2 when FILE is missing or not a tablebase.\n"
     "  --threads N   worker threads (default: all cores)\n";
 
+/* A pattern database file (*.dabpdb) is checked by `dab pdb verify`. */
+static bool is_pdb_file(int argc, char **argv) {
+  for (int i = 1; i < argc; i++) {
+    size_t l = strlen(argv[i]);
+    if (argv[i][0] != '-' && l > 7 && !strcmp(argv[i] + l - 7, ".dabpdb")) return true;
+  }
+  return false;
+}
+
 int dab_cmd_verify(int argc, char **argv) {
+  if (is_pdb_file(argc, argv)) {
+    char *sub[8] = {"pdb", "verify"};
+    int n = 2;
+    for (int i = 1; i < argc && n < 8; i++) sub[n++] = argv[i];
+    return dab_cmd_pdb(n, sub);
+  }
   const char *file = NULL, *tb_dir = NULL;
   long threads = 0;
   const cli_opt table[] = {{"--tb", CLI_TEXT, &tb_dir, 0},

@@ -28,6 +28,10 @@ run pdb check
 check "check ok" grep -q ": ok" <<<"$out"
 run pdb verify
 check "verify ok" grep -q "re-derived" <<<"$out"
+run check "$f"
+check "dab check FILE.dabpdb checks it" grep -q "every checksum matches" <<<"$out"
+run verify "$f"
+check "dab verify FILE.dabpdb verifies it" grep -q "re-derived" <<<"$out"
 
 # probe: a position whose components the database holds; its value equals solve's
 pos="3x3@0,5,12,17,1,2,3,4,6,7,8"
