@@ -30,8 +30,8 @@ typedef struct dab_oracle_opts {
   uint64_t search_hash;       /* the solver's table in bytes; 0 = sized by each
                                  query (dab_oracle_search_hash), grown as needed */
   uint64_t search_node_limit; /* per query; 0 = none (DAB_ECANCELED past it) */
-  /* Added later; zero is the default for each, so older callers (and
-  ** bindings that mirror only the fields above) keep their behaviour. */
+  /* Zero is the default for each field below, so a caller (or a binding)
+  ** that sets only the fields above gets the default behaviour. */
   int retro_free;           /* below-root retrograde for boards no table covers: a
                                query with at most this many free lines is answered
                                from a table built below it (2^F bytes), kept while
@@ -179,7 +179,7 @@ dab_status dab_oracle_analyze(const dab_oracle *o, const dab_lineset *pos, dab_a
 
 /*
 ** The same two questions for boards of at most 64 lines, with plain
-** arguments (for bindings such as python/dab.py): pos is a line set, bit
+** arguments (for bindings such as python/dab/__init__.py): pos is a line set, bit
 ** i = line i drawn.  dab_oracle_move_values writes the legal moves in
 ** increasing order to move[], their values to value[] (64 entries each)
 ** and their count to *n.  dab_oracle_parse reads a position text of this

@@ -116,7 +116,7 @@ static void test_threads_and_roots(void) {
   dab_retro_free(two);
 }
 
-/* Published values (shared/docs/known-values.md): R x C, value from the
+/* Published values (../shared/docs/known-values.md, beside the project): R x C, value from the
 ** empty board for the first player. */
 static void test_known_values(void) {
   static const struct { int r, c, value; } known[] = {

@@ -345,7 +345,7 @@ static void test_readers(void) {
   dab_retro_free(r);
 }
 
-/* Published values (shared/docs/known-values.md), read from the files. */
+/* Published values (../shared/docs/known-values.md, beside the project), read from the files. */
 static void test_known_values(void) {
   static const struct { int r, c, v; } empty[] = {{1, 1, -1}, {1, 2, 0}, {1, 4, 0}, {1, 6, 0}, {2, 1, 0},
                                                   {2, 2, 2},  {2, 3, -2}, {3, 2, -2}, {2, 4, 2}, {4, 2, 2},

@@ -58,7 +58,7 @@ class _OracleOpts(ctypes.Structure):
     _fields_ = [("tb_dir", ctypes.c_char_p), ("max_build_free", ctypes.c_int),
                 ("threads", ctypes.c_int), ("search", ctypes.c_bool),
                 ("search_hash", ctypes.c_uint64), ("search_node_limit", ctypes.c_uint64),
-                # added later; zero (None) keeps the default of each
+                # zero (None) keeps the default of each field from here on
                 ("retro_free", ctypes.c_int), ("only", ctypes.c_int), ("store", ctypes.c_int),
                 ("mem_limit", ctypes.c_uint64), ("checkpoint_seconds", ctypes.c_double),
                 ("search_opts", ctypes.c_void_p), ("progress", ctypes.c_void_p),
