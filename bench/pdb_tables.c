@@ -10,16 +10,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include "game/clock.h"
+#include "game/rng.h"
 #include "pdb/pdb.h"
 #include "solver/ab.h"
 #include "tablebase/dabtb.h"
-
-static uint64_t rng_next(uint64_t *s) {
-  uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-  return z ^ (z >> 31);
-}
 
 int main(int argc, char **argv) {
   if (argc < 3) {
@@ -54,15 +48,15 @@ int main(int argc, char **argv) {
   for (uint64_t i = 0; i < n; i++) {
     uint64_t p = 0;
     if (i & 1) { /* random play to a random depth in the second half (the first is search's cost, not this check's) */
-      int depth = g.nlines / 2 + (int)(rng_next(&seed) % (uint64_t)(g.nlines - g.nlines / 2));
+      int depth = g.nlines / 2 + (int)(dab_splitmix64(&seed) % (uint64_t)(g.nlines - g.nlines / 2));
       for (int d = 0; d < depth; d++) {
         uint64_t freel = g.all_lines & ~p;
-        int k = (int)(rng_next(&seed) % (uint64_t)__builtin_popcountll(freel));
+        int k = (int)(dab_splitmix64(&seed) % (uint64_t)__builtin_popcountll(freel));
         while (k--) freel &= freel - 1;
         p |= freel & -freel;
       }
     } else {
-      p = rng_next(&seed) & g.all_lines;
+      p = dab_splitmix64(&seed) & g.all_lines;
     }
     int want = 0, got = 0;
     if (dabtb_value(tb, p, &want, &err)) {

@@ -241,10 +241,6 @@ static int cmd_info(int argc, char **argv) {
   return CLI_OK;
 }
 
-static const char *kind_of(dab_pdb_info in) {
-  return in.flags & DAB_PDB_CHAIN ? "chain" : in.flags & DAB_PDB_LOOP ? "loop" : "other";
-}
-
 static int cmd_probe(int argc, char **argv) {
   const char *args[1], *file = NULL, *tb_dir = NULL;
   bool json = false;
@@ -256,91 +252,63 @@ static int cmd_probe(int argc, char **argv) {
     fputs(usage, stderr);
     return CLI_USAGE;
   }
-  static dab_parsed ps;
+  static dab_parsed ps; /* the position first: bad text is named before any file is read */
   if ((rc = cli_parse_position("pdb probe", args[0], &ps))) return rc;
-  if (!dab_geom_fast(&ps.geom)) {
-    fprintf(stderr, "dab pdb probe: %dx%d has %d lines; the pattern database reads boards of at most 64\n",
-            ps.geom.rows, ps.geom.cols, ps.geom.nlines);
-    return CLI_USAGE;
-  }
   char path[PATH_MAX];
   if ((rc = find_file("probe", file, tb_dir, path, sizeof path))) return rc;
   dab_pdb *db;
   if ((rc = load("probe", path, &db))) return rc;
-  uint64_t p = dab_ls_word(&ps.game.lines);
-  const dab_geom *g = &ps.geom;
-  /* each component alone: every line of the other boxes drawn */
-  dab_lineset ls = dab_ls_from_word(p);
-  dab_sc_view v;
-  dab_sc_analyze(g, &ls, &v);
-  uint32_t all[DAB_PDB_MAX_COMP];
-  int nall = 0;
-  bool covered = true;
+  static dab_pdb_probe_result r;
+  dab_err err;
+  dab_status st = dab_pdb_probe(db, args[0], &r, &err);
+  if (st) {
+    dab_pdb_free(db);
+    return cli_error("pdb probe", st, err.msg);
+  }
   if (json) printf("{\"position\":\"%s\",\"max_strings\":%d,\"components\":[", args[0], dab_pdb_max_strings(db));
-  else printf("%s: %d components (database: up to %d strings)\n", args[0], v.ncomp, dab_pdb_max_strings(db));
-  for (int c = 0; c < v.ncomp; c++) {
-    uint64_t q = p;
-    for (int b = 0; b < g->nboxes; b++)
-      if (v.comp_of[b] != c)
-        for (int k = 0; k < 4; k++) q |= 1ull << g->box_line[b][k];
-    uint32_t id;
-    int k = dab_pdb_split(db, g, q, &id);
-    if (json) printf("%s{\"first_box\":%d,\"coins\":%d,\"strings\":%d", c ? "," : "", v.comp[c].first_box,
-                     v.comp[c].coins, v.comp[c].strings);
-    else printf("  box %2d: %2d coins %2d strings  ", v.comp[c].first_box, v.comp[c].coins, v.comp[c].strings);
-    if (k != 1) {
-      covered = false;
+  else printf("%s: %d components (database: up to %d strings)\n", args[0], r.ncomp, dab_pdb_max_strings(db));
+  for (int c = 0; c < r.ncomp && c < DAB_PDB_MAX_COMP; c++) {
+    const dab_pdb_probe_comp *pc = &r.comp[c];
+    if (json) printf("%s{\"first_box\":%d,\"coins\":%d,\"strings\":%d", c ? "," : "", pc->first_box, pc->coins,
+                     pc->strings);
+    else printf("  box %2d: %2d coins %2d strings  ", pc->first_box, pc->coins, pc->strings);
+    if (pc->id < 0) {
       if (json) printf(",\"id\":null}");
       else printf("not in the database\n");
       continue;
     }
-    all[nall++] = id;
-    dab_pdb_info in = dab_pdb_get(db, id);
+    const char *kind = pc->flags & DAB_PDB_CHAIN ? "chain" : pc->flags & DAB_PDB_LOOP ? "loop" : "other";
     char nimb[16];
-    if (in.nimber == DAB_PDB_LOONY) snprintf(nimb, sizeof nimb, "loony");
-    else snprintf(nimb, sizeof nimb, "%d", in.nimber);
+    if (pc->nimber == DAB_PDB_LOONY) snprintf(nimb, sizeof nimb, json ? "\"loony\"" : "loony");
+    else snprintf(nimb, sizeof nimb, json ? "%d" : "*%d", pc->nimber);
+    bool free_comp = pc->flags & DAB_PDB_FREE;
     if (json)
-      printf(",\"id\":%u,\"kind\":\"%s\",\"nimber\":%s%s%s,\"value\":%d,\"free\":%s}", id, kind_of(in),
-             in.nimber == DAB_PDB_LOONY ? "\"" : "", nimb, in.nimber == DAB_PDB_LOONY ? "\"" : "", in.value,
-             in.flags & DAB_PDB_FREE ? "true" : "false");
+      printf(",\"id\":%lld,\"kind\":\"%s\",\"nimber\":%s,\"value\":%d,\"free\":%s}", (long long)pc->id, kind, nimb,
+             pc->value, free_comp ? "true" : "false");
     else
-      printf("id %-9u %-5s nimber %s%-5s value alone %+d%s\n", id, kind_of(in), in.nimber == DAB_PDB_LOONY ? "" : "*",
-             nimb, in.value, in.flags & DAB_PDB_FREE ? "  (free: worth its coins to the mover anywhere)" : "");
+      printf("id %-9lld %-5s nimber %-6s value alone %+d%s\n", (long long)pc->id, kind, nimb, pc->value,
+             free_comp ? "  (free: worth its coins to the mover anywhere)" : "");
   }
-  int result = CLI_OK;
-  if (covered) {
-    for (int i = 1; i < nall; i++)
-      for (int j = i; j > 0 && all[j - 1] > all[j]; j--) {
-        uint32_t t = all[j];
-        all[j] = all[j - 1], all[j - 1] = t;
-      }
-    int nimsum = dab_pdb_nimber_sum(db, all, nall);
-    dab_pdb_table *t;
-    dab_err err;
-    if (dab_pdb_table_new(20, &t, &err)) {
-      dab_pdb_free(db);
-      return cli_error("pdb probe", DAB_ENOMEM, err.msg);
-    }
-    uint64_t nodes = 0;
-    int value = dab_pdb_value(db, t, all, nall, &nodes);
-    dab_pdb_table_free(t);
+  if (r.covered) {
+    char nimb[16];
+    if (r.nimber == DAB_PDB_LOONY) snprintf(nimb, sizeof nimb, json ? "\"loony\"" : "loony");
+    else snprintf(nimb, sizeof nimb, json ? "%d" : "*%d", r.nimber);
     if (json) {
-      printf("],\"covered\":true,\"nimber\":");
-      if (nimsum == DAB_PDB_LOONY) printf("\"loony\"");
-      else printf("%d", nimsum);
-      printf(",\"value\":%d,\"nodes\":%llu}\n", value, (unsigned long long)nodes);
+      printf("],\"covered\":true,\"nimber\":%s,\"value\":%d,\"nodes\":%llu}\n", nimb, r.value,
+             (unsigned long long)r.nodes);
     } else {
-      if (nimsum == DAB_PDB_LOONY) printf("Nimstring: loony (the player to move wins Nimstring)\n");
-      else printf("Nimstring: *%d (the player to move %s Nimstring)\n", nimsum, nimsum ? "wins" : "loses");
-      printf("value %+d for the player to move (searched on component ids, %llu nodes)\n", value,
-             (unsigned long long)nodes);
+      printf("Nimstring: %s (the player to move %s Nimstring)\n", nimb,
+             r.nimber == 0 ? "loses" : "wins");
+      printf("value %+d for the player to move (searched on component ids, %llu nodes)\n", r.value,
+             (unsigned long long)r.nodes);
     }
+  } else if (json) {
+    printf("],\"covered\":false}\n");
   } else {
-    if (json) printf("],\"covered\":false}\n");
-    else printf("not every component is in the database: no value from it\n");
+    printf("not every component is in the database: no value from it\n");
   }
   dab_pdb_free(db);
-  return result;
+  return CLI_OK;
 }
 
 static int cmd_check_verify(int argc, char **argv, bool verify) {

@@ -128,6 +128,9 @@ int64_t dab_pdb_find(const dab_pdb *db, const uint32_t *enc, int coins);
 */
 int dab_pdb_split(const dab_pdb *db, const dab_geom *g, uint64_t p, uint32_t *ids);
 
+/* Sorts ids[0..n) ascending: the order every call on a sum expects. */
+void dab_pdb_sort(uint32_t *ids, int n);
+
 /*
 ** Nimstring value of a sum of components (ids[0..n)): XOR of their
 ** nimbers, DAB_PDB_LOONY when one is loony.

@@ -117,14 +117,12 @@ int64_t pdb_add_class(dab_pdb *db, const uint32_t *enc, int coins) {
   c->enc_at = (uint32_t)db->enc_n;
   c->coins = (uint8_t)coins;
   c->safe_move = c->decline_move = -1;
-  int strings = 0;
+  int ground = 0, half = 0; /* an inner string is counted at both its coins */
   for (int i = 0; i < coins; i++) {
-    strings += (int)(enc[i] >> 26) + __builtin_popcount(enc[i] & DAB_SCKEY_NBR_MASK);
+    ground += (int)(enc[i] >> 26), half += __builtin_popcount(enc[i] & DAB_SCKEY_NBR_MASK);
     db->enc[db->enc_n++] = enc[i];
   }
-  int internal = 0;
-  for (int i = 0; i < coins; i++) internal += __builtin_popcount(enc[i] & DAB_SCKEY_NBR_MASK);
-  c->strings = (uint8_t)(strings - internal / 2);
+  c->strings = (uint8_t)(ground + half / 2);
   uint64_t mask = db->nslots - 1, h = pdb_enc_hash(enc, coins) & mask;
   while (db->slot[h]) h = (h + 1) & mask;
   db->slot[h] = db->n + 1;
@@ -212,9 +210,7 @@ static int run_of(const comp_graph *g, int a, int b, int *len, uint32_t *set, in
       seen |= 1u << x;
       /* x's other string: to a coin other than prev, else to the ground */
       uint32_t others = g->nbr[x] & ~(via_ground ? 0u : 1u << prev);
-      int grounds = g->ground[x] - (via_ground ? 1 : 0);
       int y = others ? __builtin_ctz(others) : -1;
-      (void)grounds;
       if (y < 0 || degree(g, y) != 2) {
         end_a[side] = x, end_b[side] = y, junction[side] = y >= 0;
         break;
@@ -234,6 +230,14 @@ static int run_of(const comp_graph *g, int a, int b, int *len, uint32_t *set, in
 static bool sum_wins(const dab_pdb *db, const uint32_t *ids, int n, int h) {
   int x = dab_pdb_nimber_sum(db, ids, n);
   return x == DAB_PDB_LOONY || (x ^ h) != 0;
+}
+
+void dab_pdb_sort(uint32_t *ids, int n) {
+  for (int i = 1; i < n; i++) /* insertion sort: sums are a few ids */
+    for (int j = i; j > 0 && ids[j - 1] > ids[j]; j--) {
+      uint32_t t = ids[j];
+      ids[j] = ids[j - 1], ids[j - 1] = t;
+    }
 }
 
 int dab_pdb_nimber_sum(const dab_pdb *db, const uint32_t *ids, int n) {

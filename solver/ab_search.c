@@ -156,7 +156,14 @@ static inline bool components_within(const dab_geom *g, uint64_t p, uint64_t fre
   return true;
 }
 
-static inline int nrem_lines(const dab_geom *g, uint64_t p) { return dab_popcount64(g->all_lines & ~p); }
+/* The pattern database is tried at p: free lines within the options'
+** range and every component small enough. */
+static inline bool pdb_covers(const dab_ab *ab, uint64_t p) {
+  const uint64_t freel = ab->g.all_lines & ~p;
+  const int nfree = dab_popcount64(freel);
+  return (!ab->o.pdb_max_free || nfree <= ab->o.pdb_max_free) && nfree >= ab->o.pdb_min_free &&
+         components_within(&ab->g, p, freel, dab_pdb_max_strings(ab->o.pdb));
+}
 
 static inline int log2_work(uint64_t n) { return n ? 64 - __builtin_clzll(n) : 0; }
 
@@ -236,9 +243,7 @@ static int search(ab_worker *w, uint64_t p, int nrem, int alpha, int beta, int p
   }
   /* Every component in the pattern database: searched on their ids (after
   ** the table, whose key cache makes a known position cost nothing). */
-  if (ab->o.pdb && (!ab->o.pdb_max_free || nrem_lines(g, p) <= ab->o.pdb_max_free) &&
-      nrem_lines(g, p) >= ab->o.pdb_min_free &&
-      components_within(g, p, g->all_lines & ~p, dab_pdb_max_strings(ab->o.pdb))) {
+  if (ab->o.pdb && pdb_covers(ab, p)) {
     uint32_t ids[DAB_PDB_MAX_COMP];
     int nc = dab_pdb_split(ab->o.pdb, g, p, ids);
     if (nc >= 0) {

@@ -10,6 +10,7 @@
 #include <xxhash.h>
 #include "game/hashmix.h"
 #include "game/isa.h"
+#include "game/sc.h"
 #include "symmetry/sckey.h"
 
 /* Built twice (game/isa.h, the Makefile's ISA_SRC): a key spends its time
@@ -399,7 +400,7 @@ int dab_sckey_split64(const dab_geom *g, uint64_t p, uint32_t *code, uint8_t *bo
       for (int k = 0; k < 4; k++) {
         int m = g->box_line[b][k];
         if (p >> m & 1) continue;
-        int o = g->line_box[m][0] == b ? g->line_box[m][1] : g->line_box[m][0];
+        int o = dab_sc_across(g, b, m);
         if (o < 0 || comp_of[o] >= 0) continue;
         comp_of[o] = (int8_t)ncomp;
         idx[o] = (int8_t)(at - start[ncomp]);
@@ -412,7 +413,7 @@ int dab_sckey_split64(const dab_geom *g, uint64_t p, uint32_t *code, uint8_t *bo
       for (int k = 0; k < 4; k++) {
         int m = g->box_line[b][k];
         if (p >> m & 1) continue;
-        int o = g->line_box[m][0] == b ? g->line_box[m][1] : g->line_box[m][0];
+        int o = dab_sc_across(g, b, m);
         c += o < 0 ? 1u << 26 : 1u << idx[o];
       }
       code[i] = c;

@@ -75,11 +75,7 @@ static void test_sums(const dab_pdb *db, int count, uint64_t seed) {
       ids[nn++] = id;
     }
     for (int i = 0; i < nn; i++) dab_pdb_graph(db, ids[i], &g);
-    for (int i = 1; i < nn; i++)
-      for (int j = i; j > 0 && ids[j - 1] > ids[j]; j--) {
-        uint32_t x = ids[j];
-        ids[j] = ids[j - 1], ids[j - 1] = x;
-      }
+    dab_pdb_sort(ids, nn);
     dab_sgs *s;
     if (dab_sgs_new(&g, &s, &err)) continue;
     tried++;

@@ -5,6 +5,7 @@
 */
 #include <stdlib.h>
 #include <string.h>
+#include "game/rng.h"
 #include "pdb/pdb.h"
 #include "theorems/graphsolve.h"
 #include "verify/thm_check.h"
@@ -26,22 +27,6 @@
 **            for nimbers, false for boxes)
 **   PDB-NIM  a plain nim-sum, loony components counted as 0
 */
-
-static uint64_t next_rand(uint64_t *s) {
-  uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-  return z ^ (z >> 31);
-}
-
-static int sort_ids(uint32_t *ids, int n) {
-  for (int i = 1; i < n; i++)
-    for (int j = i; j > 0 && ids[j - 1] > ids[j]; j--) {
-      uint32_t t = ids[j];
-      ids[j] = ids[j - 1], ids[j - 1] = t;
-    }
-  return n;
-}
 
 /* The graph solver's value and nimber of the union of ids. */
 static bool solve_union(const dab_pdb *db, const uint32_t *ids, int n, int *value, int *nimber) {
@@ -100,16 +85,16 @@ dab_status thm_level5(const thm_opts *o, thm_report *rep, dab_err *err) {
       goto out;
     }
     uint32_t ids[8];
-    int n = 0, strings = 0, want = 2 + (int)(next_rand(&seed) % 3);
-    bool twin = next_rand(&seed) % 3 == 0;
+    int n = 0, strings = 0, want = 2 + (int)(dab_splitmix64(&seed) % 3);
+    bool twin = dab_splitmix64(&seed) % 3 == 0;
     for (int tries = 0; n < want && tries < 20; tries++) {
-      uint32_t id = twin && n == 1 ? ids[0] : (uint32_t)(next_rand(&seed) % dab_pdb_count(db));
+      uint32_t id = twin && n == 1 ? ids[0] : (uint32_t)(dab_splitmix64(&seed) % dab_pdb_count(db));
       int s = dab_pdb_get(db, id).strings;
       if (strings + s > most) continue;
       strings += s;
       ids[n++] = id;
     }
-    sort_ids(ids, n);
+    dab_pdb_sort(ids, n);
     int v, nim;
     if (n < 2 || !solve_union(db, ids, n, &v, &nim)) continue;
     int x = dab_pdb_nimber_sum(db, ids, n);
@@ -125,7 +110,7 @@ dab_status thm_level5(const thm_opts *o, thm_report *rep, dab_err *err) {
     THM_CASE(ca, add == v, "sum of %d: values add to %d, game %d", n, add, v);
     if (x == DAB_PDB_LOONY) THM_CASE(cz, plain == nim, "sum of %d with a loony part: nim-sum %d, game %d", n, plain, nim);
     if (nfree && n < 8) { /* Q = this sum, X a free component */
-      uint32_t fx = free_ids[next_rand(&seed) % (uint64_t)nfree], q[8];
+      uint32_t fx = free_ids[dab_splitmix64(&seed) % (uint64_t)nfree], q[8];
       memcpy(q, ids, sizeof ids[0] * (size_t)n);
       q[n] = fx;
       int vqx, coins = dab_pdb_get(db, fx).coins;
