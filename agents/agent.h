@@ -1,6 +1,7 @@
 /*
 ** agent.h: the shared base of every learning agent: model files, grading
 ** against the oracle, training-run plumbing, and the table of agent kinds.
+** Internal to libdab: not installed (the public API is capi/dab.h).
 ** See Copyright Notice in README.md
 */
 #ifndef DAB_AGENT_H

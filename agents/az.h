@@ -1,6 +1,7 @@
 /*
 ** az.h: BoxesZero and AlphaZero (seed paper 001): a residual policy-value
 ** network evaluated in C, PUCT search with the mcts-bz prunings, self-play.
+** Internal to libdab: not installed (the public API is capi/dab.h).
 ** See Copyright Notice in README.md
 */
 #ifndef DAB_AZ_H

@@ -1,5 +1,6 @@
 /*
 ** econ.h: the artificial economy of rule agents (seed paper 000): auctions, wealth, curriculum.
+** Internal to libdab: not installed (the public API is capi/dab.h).
 ** See Copyright Notice in README.md
 */
 #ifndef DAB_ECON_H

@@ -1,5 +1,6 @@
 /*
 ** erl.h: concept-accessibility evolutionary RL (seed paper 003) on rule graphs.
+** Internal to libdab: not installed (the public API is capi/dab.h).
 ** See Copyright Notice in README.md
 */
 #ifndef DAB_ERL_H

@@ -2,6 +2,7 @@
 ** matrix.h: two-player matrix games: the four benchmark games of seed paper
 ** 004, a text format for a user's own bimatrix, exact Nash equilibria, the
 ** paper's claims about them, stateless Q-learners and replicator dynamics.
+** Internal to libdab: not installed (the public API is capi/dab.h).
 ** See Copyright Notice in README.md
 */
 #ifndef DAB_MATRIX_H

@@ -1,5 +1,6 @@
 /*
 ** nn.h: the neural-network agents of seed paper 002: network, genotype, GA.
+** Internal to libdab: not installed (the public API is capi/dab.h).
 ** See Copyright Notice in README.md
 */
 #ifndef DAB_NN_H

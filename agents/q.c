@@ -553,9 +553,10 @@ dab_status dab_agent_train_q(dab_train_ctx *t, dab_err *err) {
   else st = dab_q_learner_new(t->g, &o, seed, &l, err);
   if (st) return st;
   if (t->resume && t->games && t->games != l->o.episodes) {
+    long episodes = l->o.episodes;
     dab_q_learner_free(l);
     return dab_fail(err, DAB_EINPUT, "train q: --games %ld, the checkpoint's run has %ld", t->games,
-                    l->o.episodes);
+                    episodes);
   }
   dab_train_ctx tt = *t;
   tt.seed = seed;

@@ -1,6 +1,7 @@
 /*
 ** q.h: tabular Q-learning by self-play on boards of up to 20 lines, with
 ** the oracle's move values as the exact Q to measure against.
+** Internal to libdab: not installed (the public API is capi/dab.h).
 ** See Copyright Notice in README.md
 */
 #ifndef DAB_Q_H

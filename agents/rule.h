@@ -1,5 +1,6 @@
 /*
 ** rule.h: rule graphs on the Strings-and-Coins state graph (seed papers 000 and 003).
+** Internal to libdab: not installed (the public API is capi/dab.h).
 ** See Copyright Notice in README.md
 */
 #ifndef DAB_RULE_H

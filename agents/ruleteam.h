@@ -1,5 +1,6 @@
 /*
 ** ruleteam.h: teams of rule agents (seed papers 000 and 003): rule files, games, grading.
+** Internal to libdab: not installed (the public API is capi/dab.h).
 ** See Copyright Notice in README.md
 */
 #ifndef DAB_RULETEAM_H

@@ -1,5 +1,5 @@
 """python_batch.py: states stepped per second and labels per second from
-Python: dab.States (numpy arrays stepped and labelled in C, oracle/vec.h)
+Python: dab.States (numpy arrays stepped and labelled in C, capi/vec.h)
 against a plain Python implementation of the rules and a Python loop of
 one oracle call per position.
 

@@ -4,6 +4,7 @@
 */
 #include <string.h>
 #include "game/board.h"
+#include "game/dabassert.h"
 
 dab_status dab_geom_init(dab_geom *g, int rows, int cols, dab_err *err) {
   if (rows < 1 || cols < 1 || rows > DAB_MAX_SIDE || cols > DAB_MAX_SIDE)
@@ -63,6 +64,7 @@ int dab_game_play(const dab_geom *g, dab_game *game, int m) {
   game->score[game->to_move] = (int16_t)(game->score[game->to_move] + k);
   if (k == 0) game->to_move ^= 1u;
   game->nmoves++;
+  DAB_ASSERT(game->score[0] + game->score[1] <= g->nboxes && game->nmoves <= g->nlines);
   return k;
 }
 

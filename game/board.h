@@ -10,6 +10,7 @@
 #include "game/bits.h"
 #include "game/dabconf.h"
 #include "game/err.h"
+#include "game/dabapi.h"
 
 /*
 ** Line numbering (OpenSpiel dots_and_boxes action ids), R x C boxes:
@@ -53,7 +54,7 @@ typedef struct dab_geom {
 ** RETURN: DAB_OK, or DAB_EBOARD (message in err) when a side is outside
 ** 1..DAB_MAX_SIDE.  On error g is left unspecified.
 */
-dab_status dab_geom_init(dab_geom *g, int rows, int cols, dab_err *err);
+DAB_API dab_status dab_geom_init(dab_geom *g, int rows, int cols, dab_err *err);
 
 /* True when the board's positions fit one uint64_t (the solvers' path). */
 static inline bool dab_geom_fast(const dab_geom *g) { return g->nlines <= DAB_FAST_MAX_LINES; }
@@ -200,7 +201,7 @@ typedef struct dab_game {
 } dab_game;
 
 /* Starts an empty game on g. */
-void dab_game_init(const dab_geom *g, dab_game *game);
+DAB_API void dab_game_init(const dab_geom *g, dab_game *game);
 
 /*
 ** Plays line m for the player to move.  The turn passes unless the move
@@ -208,7 +209,7 @@ void dab_game_init(const dab_geom *g, dab_game *game);
 ** RETURN: boxes completed (0, 1, 2), or -1 if m is out of range or drawn
 ** (then nothing changes).
 */
-int dab_game_play(const dab_geom *g, dab_game *game, int m);
+DAB_API int dab_game_play(const dab_geom *g, dab_game *game, int m);
 
 /* True when every line is drawn. */
 static inline bool dab_game_over(const dab_geom *g, const dab_game *game) {
@@ -216,6 +217,6 @@ static inline bool dab_game_over(const dab_geom *g, const dab_game *game) {
 }
 
 /* Fills moves[] with the undrawn lines in increasing order; returns count. */
-int dab_legal_moves(const dab_geom *g, const dab_lineset *s, int16_t *moves);
+DAB_API int dab_legal_moves(const dab_geom *g, const dab_lineset *s, int16_t *moves);
 
 #endif

@@ -1,6 +1,7 @@
 /*
 ** clock.h: one monotonic clock for timings, progress and time limits,
 ** and the CPU clocks of the process and of the calling thread.
+** Internal to libdab: not installed (the public API is capi/dab.h).
 ** See Copyright Notice in README.md
 */
 #ifndef DAB_CLOCK_H

@@ -7,6 +7,7 @@
 
 #include <stdarg.h>
 #include "game/dabconf.h"
+#include "game/dabapi.h"
 
 /* Library calls return one of these; they never exit().  The CLI maps
 ** DAB_EINPUT (and DAB_EBOARD) to exit code 2 and everything else to 1. */
@@ -31,10 +32,10 @@ typedef struct dab_err {
 ** failure path reads as `return dab_fail(err, DAB_EINPUT, "...", ...);`.
 ** The message is always one line: control characters (a newline in an
 ** echoed input, say) become '?'. */
-dab_status dab_fail(dab_err *err, dab_status code, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
+DAB_API dab_status dab_fail(dab_err *err, dab_status code, const char *fmt, ...)
+            __attribute__((format(printf, 3, 4)));
 
 /* A short constant name for a status ("bad input", "out of memory"...). */
-const char *dab_status_name(dab_status code);
+DAB_API const char *dab_status_name(dab_status code);
 
 #endif

@@ -1,6 +1,7 @@
 /*
 ** hashmix.h: one 64-bit finaliser (MurmurHash3's fmix64) for the places
 ** that hash small keys in memory: solver caches, canonical-form colours.
+** Internal to libdab: not installed (the public API is capi/dab.h).
 ** See Copyright Notice in README.md
 */
 #ifndef DAB_HASHMIX_H

@@ -1,6 +1,7 @@
 /*
 ** isa.h: hot loops built twice, for any x86-64 and for x86-64-v3, one
 ** chosen at run time.
+** Internal to libdab: not installed (the public API is capi/dab.h).
 ** See Copyright Notice in README.md
 */
 #ifndef DAB_ISA_H

@@ -8,6 +8,7 @@
 
 #include <stddef.h>
 #include "game/board.h"
+#include "game/dabapi.h"
 
 /* A parsed position: its geometry and the game it describes.  For the
 ** RxC@moves form the game (scores, owners, player to move) is exact; for
@@ -25,19 +26,19 @@ typedef struct dab_parsed {
 ** and the problem (e.g. the DBN length a board needs); DAB_EBOARD for a
 ** board size outside 1..DAB_MAX_SIDE.  On error *out is unspecified.
 */
-dab_status dab_parse_position(const char *text, dab_parsed *out, dab_err *err);
+DAB_API dab_status dab_parse_position(const char *text, dab_parsed *out, dab_err *err);
 
 /*
 ** Parses "RxC" at text into *rows, *cols; *used gets the characters read.
 ** RETURN: DAB_OK or DAB_EINPUT/DAB_EBOARD with a message.
 */
-dab_status dab_parse_board(const char *text, int *rows, int *cols, size_t *used, dab_err *err);
+DAB_API dab_status dab_parse_board(const char *text, int *rows, int *cols, size_t *used, dab_err *err);
 
 /*
 ** Writes "RxC:DBN" for the line set s into buf (size len; needs
 ** nlines + 16 bytes).  RETURN: buf, or NULL (buf untouched) if too small.
 */
-char *dab_format_dbn(const dab_geom *g, const dab_lineset *s, char *buf, size_t len);
+DAB_API char *dab_format_dbn(const dab_geom *g, const dab_lineset *s, char *buf, size_t len);
 
 /*
 ** Draws game as ASCII: '+' dots, "---"/'|' drawn lines, box owners as
@@ -46,6 +47,6 @@ char *dab_format_dbn(const dab_geom *g, const dab_lineset *s, char *buf, size_t 
 ** RETURN: characters written (excluding NUL), or 0 when len is too
 ** small (then buf holds a truncated, NUL-terminated drawing).
 */
-size_t dab_diagram(const dab_geom *g, const dab_game *game, bool show_ids, char *buf, size_t len);
+DAB_API size_t dab_diagram(const dab_geom *g, const dab_game *game, bool show_ids, char *buf, size_t len);
 
 #endif

@@ -1,5 +1,6 @@
 /*
 ** sc.h: the Strings-and-Coins view of a Dots-and-Boxes position.
+** Internal to libdab: not installed (the public API is capi/dab.h).
 ** See Copyright Notice in README.md
 */
 #ifndef DAB_SC_H

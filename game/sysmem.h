@@ -1,6 +1,7 @@
 /*
 ** sysmem.h: how much memory this machine can give a build or a search
 ** (every big allocation is planned against it and refused cleanly).
+** Internal to libdab: not installed (the public API is capi/dab.h).
 ** See Copyright Notice in README.md
 */
 #ifndef DAB_SYSMEM_H

@@ -12,10 +12,20 @@
 #include "game/board.h"
 #include "game/progress.h"
 #include "game/analysis.h"
+#include "game/dabapi.h"
 
 struct dab_ab_opts;
 
 typedef struct dab_oracle dab_oracle;
+
+/* The choices of dab_oracle_opts below (int-sized: bindings mirror them as int). */
+typedef enum dab_oracle_only {
+  DAB_ORACLE_ANY = 0, DAB_ORACLE_ONLY_SEARCH = 1, DAB_ORACLE_ONLY_RETRO = 2
+} dab_oracle_only;
+typedef enum dab_oracle_store {
+  DAB_ORACLE_STORE_READ = 0, DAB_ORACLE_STORE_WRITE = 1, DAB_ORACLE_STORE_NONE = 2
+} dab_oracle_store;
+typedef enum dab_oracle_pdb { DAB_ORACLE_PDB_OFF = 0, DAB_ORACLE_PDB_ON = 1 } dab_oracle_pdb;
 
 typedef struct dab_oracle_opts {
   const char *tb_dir;       /* --tb DIR, searched first; NULL = none */
@@ -36,11 +46,11 @@ typedef struct dab_oracle_opts {
                                query with at most this many free lines is answered
                                from a table built below it (2^F bytes), kept while
                                later queries lie below it; 0 = off (<= 32) */
-  int only;                 /* DAB_ORACLE_ANY: the sources in order;
+  dab_oracle_only only;     /* DAB_ORACLE_ANY: the sources in order;
                                DAB_ORACLE_ONLY_SEARCH: search even where a table
                                covers the board; DAB_ORACLE_ONLY_RETRO: a
                                retrograde below each query (retro_free, default 32) */
-  int store;                /* the board's solved store, for search: DAB_ORACLE_STORE_READ
+  dab_oracle_store store;   /* the board's solved store, for search: DAB_ORACLE_STORE_READ
                                (answer from it, seed the search), _WRITE (also keep
                                every bound proved, with checkpoints, creating RxC.dab
                                on the search path), _NONE */
@@ -56,18 +66,13 @@ typedef struct dab_oracle_opts {
                                one line each; NULL = silent.  Never stderr. */
   void *warn_ctx;
   dab_cancel_flag *cancel;  /* raised: the running query stops (DAB_ECANCELED) */
-  int pdb;                  /* the pattern database for search (pdb/pdb.h):
+  dab_oracle_pdb pdb;       /* the pattern database for search (pdb/pdb.h):
                                DAB_ORACLE_PDB_OFF (the default: measured no faster,
                                docs/pdb.md) searches without it; DAB_ORACLE_PDB_ON
                                loads DAB_PDB_FILE where the tablebases are found, if
                                there is one (a damaged one is skipped with a warning:
                                never wrong) */
 } dab_oracle_opts;
-
-enum { DAB_ORACLE_PDB_OFF = 0, DAB_ORACLE_PDB_ON = 1 };
-
-enum { DAB_ORACLE_ANY = 0, DAB_ORACLE_ONLY_SEARCH = 1, DAB_ORACLE_ONLY_RETRO = 2 };
-enum { DAB_ORACLE_STORE_READ = 0, DAB_ORACLE_STORE_WRITE = 1, DAB_ORACLE_STORE_NONE = 2 };
 
 /*
 ** Opens an oracle for rows x cols.
@@ -85,16 +90,16 @@ enum { DAB_ORACLE_STORE_READ = 0, DAB_ORACLE_STORE_WRITE = 1, DAB_ORACLE_STORE_N
 ** proved), seeds its table from it, and with DAB_ORACLE_STORE_WRITE keeps
 ** what it proves there (a rerun resumes).
 */
-dab_status dab_oracle_open(int rows, int cols, const dab_oracle_opts *opts, dab_oracle **out,
-                           dab_err *err);
-void dab_oracle_close(dab_oracle *o);
+DAB_API dab_status dab_oracle_open(int rows, int cols, const dab_oracle_opts *opts, dab_oracle **out,
+                                   dab_err *err);
+DAB_API void dab_oracle_close(dab_oracle *o);
 
 /* The board geometry of the oracle. */
-const dab_geom *dab_oracle_geom(const dab_oracle *o);
+DAB_API const dab_geom *dab_oracle_geom(const dab_oracle *o);
 
 /* What answers: "tablebase" (a file), "memory" (a retrograde table built
 ** on open), "retro" (tables built below the queries) or "search". */
-const char *dab_oracle_source(const dab_oracle *o);
+DAB_API const char *dab_oracle_source(const dab_oracle *o);
 
 /*
 ** The search table for a query with free_lines undrawn lines: 512 MiB at
@@ -102,7 +107,7 @@ const char *dab_oracle_source(const dab_oracle *o);
 ** node limit at most 16 bytes a node (a 100,000-node query gets 16 MiB);
 ** at most half of mem_limit (0: of MemAvailable).
 */
-uint64_t dab_oracle_search_hash(int free_lines, uint64_t node_limit, uint64_t mem_limit);
+DAB_API uint64_t dab_oracle_search_hash(int free_lines, uint64_t node_limit, uint64_t mem_limit);
 
 /*
 ** Expected scale of an exact search from a position with free_lines
@@ -111,7 +116,7 @@ uint64_t dab_oracle_search_hash(int free_lines, uint64_t node_limit, uint64_t me
 ** 4x4 40 about 140 s, 4x5 49 about 3.6e6 s) and extrapolated x3 a line.
 ** A position in play usually costs less than an empty board.
 */
-double dab_oracle_expected_seconds(int free_lines);
+DAB_API double dab_oracle_expected_seconds(int free_lines);
 
 /* The size of the path buffers below: Linux's PATH_MAX, spelled out so a
 ** strict C11 consumer (no _GNU_SOURCE or _POSIX_C_SOURCE) can include
@@ -131,8 +136,8 @@ typedef struct dab_oracle_plan {
 } dab_oracle_plan;
 
 /* RETURN: DAB_OK and *plan; DAB_EINPUT for lines beyond the board. */
-dab_status dab_oracle_plan_query(const dab_oracle *o, const dab_lineset *pos, dab_oracle_plan *plan,
-                                 dab_err *err);
+DAB_API dab_status dab_oracle_plan_query(const dab_oracle *o, const dab_lineset *pos, dab_oracle_plan *plan,
+                                         dab_err *err);
 
 /* dab_oracle_query flags. */
 enum { DAB_ORACLE_VALUE_ONLY = 1, DAB_ORACLE_PV = 2 };
@@ -160,8 +165,8 @@ typedef struct dab_oracle_info {
 ** only, a->nmoves 0) and DAB_ORACLE_PV; info (may be NULL) says how.
 ** RETURN: as dab_oracle_analyze; on DAB_ECANCELED info has the bounds.
 */
-dab_status dab_oracle_query(const dab_oracle *o, const dab_lineset *pos, int flags, dab_analysis *a,
-                            dab_oracle_info *info, dab_err *err);
+DAB_API dab_status dab_oracle_query(const dab_oracle *o, const dab_lineset *pos, int flags, dab_analysis *a,
+                                    dab_oracle_info *info, dab_err *err);
 
 /*
 ** Value of pos (Wilson's convention).
@@ -169,13 +174,13 @@ dab_status dab_oracle_query(const dab_oracle *o, const dab_lineset *pos, int fla
 ** DAB_ECANCELED when a search passes search_node_limit (the message gives
 ** the bounds it proved); DAB_ECORRUPT / DAB_EIO from a tablebase file.
 */
-dab_status dab_oracle_value(const dab_oracle *o, const dab_lineset *pos, int *value, dab_err *err);
+DAB_API dab_status dab_oracle_value(const dab_oracle *o, const dab_lineset *pos, int *value, dab_err *err);
 
 /* Value of pos and of each legal move, with the best moves.  RETURN: as
 ** dab_oracle_value (a search's node limit holds for the whole analysis);
 ** on error *a is unspecified. */
-dab_status dab_oracle_analyze(const dab_oracle *o, const dab_lineset *pos, dab_analysis *a,
-                              dab_err *err);
+DAB_API dab_status dab_oracle_analyze(const dab_oracle *o, const dab_lineset *pos, dab_analysis *a,
+                                      dab_err *err);
 
 /*
 ** The same two questions for boards of at most 64 lines, with plain
@@ -187,10 +192,10 @@ dab_status dab_oracle_analyze(const dab_oracle *o, const dab_lineset *pos, dab_a
 ** RETURN: as dab_oracle_value; DAB_EBOARD on a board of more than 64
 ** lines; DAB_EINPUT for text of another board or malformed text.
 */
-dab_status dab_oracle_value64(const dab_oracle *o, uint64_t pos, int *value, dab_err *err);
-dab_status dab_oracle_move_values(const dab_oracle *o, uint64_t pos, int16_t *move, int16_t *value,
-                                  int *n, dab_err *err);
-dab_status dab_oracle_parse(const dab_oracle *o, const char *text, uint64_t *pos, dab_err *err);
+DAB_API dab_status dab_oracle_value64(const dab_oracle *o, uint64_t pos, int *value, dab_err *err);
+DAB_API dab_status dab_oracle_move_values(const dab_oracle *o, uint64_t pos, int16_t *move, int16_t *value,
+                                          int *n, dab_err *err);
+DAB_API dab_status dab_oracle_parse(const dab_oracle *o, const char *text, uint64_t *pos, dab_err *err);
 
 /*
 ** Win/draw/loss (game/analysis.h: dab_analysis_wdl): the best result the
@@ -200,16 +205,16 @@ dab_status dab_oracle_parse(const dab_oracle *o, const char *text, uint64_t *pos
 ** moves in increasing order and *nkeep their count.
 ** RETURN: as dab_oracle_move_values.
 */
-dab_status dab_oracle_result(const dab_oracle *o, uint64_t pos, int score_diff, int *result,
-                             int16_t *keep, int *nkeep, dab_err *err);
+DAB_API dab_status dab_oracle_result(const dab_oracle *o, uint64_t pos, int score_diff, int *result,
+                                     int16_t *keep, int *nkeep, dab_err *err);
 
 /*
 ** Value of pos as proved bounds (boards of at most 64 lines): *lower ==
 ** *upper is the exact value; *lower < *upper when a search stopped at its
-** node limit, which here is no error (oracle/vec.h, python/dab label
+** node limit, which here is no error (capi/vec.h, python/dab label
 ** calls with exact=False).  Table-backed oracles always answer exactly.
 ** RETURN: DAB_OK; as dab_oracle_value64 for every other error.
 */
-dab_status dab_oracle_bounds64(const dab_oracle *o, uint64_t pos, int *lower, int *upper, dab_err *err);
+DAB_API dab_status dab_oracle_bounds64(const dab_oracle *o, uint64_t pos, int *lower, int *upper, dab_err *err);
 
 #endif

@@ -2,6 +2,7 @@
 ** solvestore.h: a search's persistent memory: the solved store of the
 ** board's tablebase file, read before a search, seeding it, and written as
 ** bounds are proved, with checkpoints of the warm table (docs/persistence.md).
+** Internal to libdab: not installed (the public API is capi/dab.h).
 ** See Copyright Notice in README.md
 */
 #ifndef DAB_SOLVESTORE_H

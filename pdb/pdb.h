@@ -13,6 +13,7 @@
 #include "game/board.h"
 #include "game/err.h"
 #include "game/progress.h"
+#include "game/dabapi.h"
 
 /*
 ** A component is a class of connected graphs (coins, strings between
@@ -71,8 +72,8 @@ typedef struct dab_pdb_move {
 typedef struct dab_pdb dab_pdb;
 
 /* An empty database.  RETURN: DAB_OK and *out, or DAB_ENOMEM. */
-dab_status dab_pdb_new(dab_pdb **out, dab_err *err);
-void dab_pdb_free(dab_pdb *db);
+DAB_API dab_status dab_pdb_new(dab_pdb **out, dab_err *err);
+DAB_API void dab_pdb_free(dab_pdb *db);
 
 /*
 ** Fills db with every component of up to max_strings strings that occurs
@@ -89,18 +90,18 @@ void dab_pdb_free(dab_pdb *db);
 ** NOTES: db may hold components already (a loaded file): they are reused,
 ** and max_strings never decreases.
 */
-dab_status dab_pdb_build(dab_pdb *db, int max_strings, dab_progress_fn progress, void *progress_ctx,
-                         dab_cancel_flag *cancel, dab_err *err);
+DAB_API dab_status dab_pdb_build(dab_pdb *db, int max_strings, dab_progress_fn progress, void *progress_ctx,
+                                 dab_cancel_flag *cancel, dab_err *err);
 
 /* Components in db, and the most strings of any. */
-uint32_t dab_pdb_count(const dab_pdb *db);
-int dab_pdb_max_strings(const dab_pdb *db);
+DAB_API uint32_t dab_pdb_count(const dab_pdb *db);
+DAB_API int dab_pdb_max_strings(const dab_pdb *db);
 
 /* Facts of component id (< dab_pdb_count). */
-dab_pdb_info dab_pdb_get(const dab_pdb *db, uint32_t id);
+DAB_API dab_pdb_info dab_pdb_get(const dab_pdb *db, uint32_t id);
 
 /* Its canonical encoding: info.coins words. */
-const uint32_t *dab_pdb_encoding(const dab_pdb *db, uint32_t id);
+DAB_API const uint32_t *dab_pdb_encoding(const dab_pdb *db, uint32_t id);
 
 /*
 ** Appends component id's graph to g (its coins numbered after g's), for
@@ -108,16 +109,16 @@ const uint32_t *dab_pdb_encoding(const dab_pdb *db, uint32_t id);
 ** RETURN: false when g would exceed that solver's limits (g unchanged).
 */
 struct dab_sg;
-bool dab_pdb_graph(const dab_pdb *db, uint32_t id, struct dab_sg *g);
+DAB_API bool dab_pdb_graph(const dab_pdb *db, uint32_t id, struct dab_sg *g);
 
 /* Its i-th move (i < info.nmoves). */
-dab_pdb_move dab_pdb_get_move(const dab_pdb *db, uint32_t id, int i);
+DAB_API dab_pdb_move dab_pdb_get_move(const dab_pdb *db, uint32_t id, int i);
 
 /*
 ** The id of the component with canonical encoding enc[0..coins).
 ** RETURN: the id, or -1 when db does not hold it.
 */
-int64_t dab_pdb_find(const dab_pdb *db, const uint32_t *enc, int coins);
+DAB_API int64_t dab_pdb_find(const dab_pdb *db, const uint32_t *enc, int coins);
 
 /*
 ** The components of position p on board g (fast path) as ids.
@@ -126,16 +127,16 @@ int64_t dab_pdb_find(const dab_pdb *db, const uint32_t *enc, int coins);
 ** has more strings than db holds).  Completed boxes are no component.
 ** NOTES: about one graph key's cost (docs/pdb.md).
 */
-int dab_pdb_split(const dab_pdb *db, const dab_geom *g, uint64_t p, uint32_t *ids);
+DAB_API int dab_pdb_split(const dab_pdb *db, const dab_geom *g, uint64_t p, uint32_t *ids);
 
 /* Sorts ids[0..n) ascending: the order every call on a sum expects. */
-void dab_pdb_sort(uint32_t *ids, int n);
+DAB_API void dab_pdb_sort(uint32_t *ids, int n);
 
 /*
 ** Nimstring value of a sum of components (ids[0..n)): XOR of their
 ** nimbers, DAB_PDB_LOONY when one is loony.
 */
-int dab_pdb_nimber_sum(const dab_pdb *db, const uint32_t *ids, int n);
+DAB_API int dab_pdb_nimber_sum(const dab_pdb *db, const uint32_t *ids, int n);
 
 /* ---- Probing a position -------------------------------------------- */
 
@@ -163,7 +164,7 @@ typedef struct dab_pdb_probe_result {
 ** DAB_EBOARD (more than 64 lines); DAB_ENOMEM.
 ** NOTES: thread-safe for distinct out.
 */
-dab_status dab_pdb_probe(const dab_pdb *db, const char *position, dab_pdb_probe_result *out, dab_err *err);
+DAB_API dab_status dab_pdb_probe(const dab_pdb *db, const char *position, dab_pdb_probe_result *out, dab_err *err);
 
 /* ---- Files ------------------------------------------------------------ */
 
@@ -177,7 +178,7 @@ dab_status dab_pdb_probe(const dab_pdb *db, const char *position, dab_pdb_probe_
 ** RETURN: DAB_OK; DAB_EIO (the message names the file and the reason,
 ** the disk full included); DAB_ENOMEM.
 */
-dab_status dab_pdb_save(const dab_pdb *db, const char *path, dab_err *err);
+DAB_API dab_status dab_pdb_save(const dab_pdb *db, const char *path, dab_err *err);
 
 /*
 ** Reads the database at path, checking its magic, format and encoding
@@ -186,7 +187,7 @@ dab_status dab_pdb_save(const dab_pdb *db, const char *path, dab_err *err);
 ** RETURN: DAB_OK and *out; DAB_EIO (cannot open); DAB_ECORRUPT (damaged
 ** or foreign: one line says which check failed); DAB_ENOMEM.
 */
-dab_status dab_pdb_load(const char *path, dab_pdb **out, dab_err *err);
+DAB_API dab_status dab_pdb_load(const char *path, dab_pdb **out, dab_err *err);
 
 /*
 ** Re-derives every component's value and nimber with the theory-free
@@ -196,8 +197,8 @@ dab_status dab_pdb_load(const char *path, dab_pdb **out, dab_err *err);
 ** disagreements (err describes the first).
 ** RETURN: DAB_OK (mismatches or not); DAB_ECANCELED; DAB_ENOMEM.
 */
-dab_status dab_pdb_verify(const dab_pdb *db, uint64_t *checked, uint64_t *mismatches, dab_progress_fn progress,
-                          void *progress_ctx, dab_cancel_flag *cancel, dab_err *err);
+DAB_API dab_status dab_pdb_verify(const dab_pdb *db, uint64_t *checked, uint64_t *mismatches, dab_progress_fn progress,
+                                  void *progress_ctx, dab_cancel_flag *cancel, dab_err *err);
 
 /* ---- Searching sums of components ------------------------------------ */
 
@@ -209,9 +210,9 @@ dab_status dab_pdb_verify(const dab_pdb *db, uint64_t *checked, uint64_t *mismat
 ** DAB_ENOMEM.
 */
 typedef struct dab_pdb_table dab_pdb_table;
-dab_status dab_pdb_table_new(int bits, dab_pdb_table **out, dab_err *err);
-void dab_pdb_table_free(dab_pdb_table *t);
-size_t dab_pdb_table_bytes(int bits);
+DAB_API dab_status dab_pdb_table_new(int bits, dab_pdb_table **out, dab_err *err);
+DAB_API void dab_pdb_table_free(dab_pdb_table *t);
+DAB_API size_t dab_pdb_table_bytes(int bits);
 
 /*
 ** Fail-soft alpha-beta value of the sum ids[0..n) (sorted) for the player
@@ -222,10 +223,10 @@ size_t dab_pdb_table_bytes(int bits);
 ** grows by the positions visited.
 ** NOTES: thread-safe for distinct callers sharing db and t.
 */
-int dab_pdb_search(const dab_pdb *db, dab_pdb_table *t, const uint32_t *ids, int n, int alpha, int beta,
-                   uint64_t *nodes);
+DAB_API int dab_pdb_search(const dab_pdb *db, dab_pdb_table *t, const uint32_t *ids, int n, int alpha, int beta,
+                           uint64_t *nodes);
 
 /* Exact value of the sum ids[0..n) (a full-window dab_pdb_search). */
-int dab_pdb_value(const dab_pdb *db, dab_pdb_table *t, const uint32_t *ids, int n, uint64_t *nodes);
+DAB_API int dab_pdb_value(const dab_pdb *db, dab_pdb_table *t, const uint32_t *ids, int n, uint64_t *nodes);
 
 #endif

@@ -8,6 +8,7 @@
 #define XXH_INLINE_ALL
 #include <xxhash.h>
 #include "game/hashmix.h"
+#include "game/dabassert.h"
 #include "pdb/pdb_int.h"
 #include "symmetry/sckey.h"
 #include "theorems/graphsolve.h"
@@ -32,6 +33,7 @@ uint32_t dab_pdb_count(const dab_pdb *db) { return db->n; }
 int dab_pdb_max_strings(const dab_pdb *db) { return db->max_strings; }
 
 dab_pdb_info dab_pdb_get(const dab_pdb *db, uint32_t id) {
+  DAB_ASSERT(id < db->n);
   const pdb_class *c = &db->cls[id];
   dab_pdb_info i = {c->coins, c->strings, c->nmoves, c->flags, c->nimber, c->value};
   return i;
@@ -40,9 +42,11 @@ dab_pdb_info dab_pdb_get(const dab_pdb *db, uint32_t id) {
 const uint32_t *dab_pdb_encoding(const dab_pdb *db, uint32_t id) { return db->enc + db->cls[id].enc_at; }
 
 dab_pdb_move dab_pdb_get_move(const dab_pdb *db, uint32_t id, int i) {
+  DAB_ASSERT(id < db->n && i >= 0 && i < db->cls[id].nmoves);
   const uint32_t *w = pdb_moves(db, id);
   while (i-- > 0) w = pdb_next_move(w);
   dab_pdb_move m = {(uint8_t)MV_CAPTURED(*w), (uint8_t)MV_NCHILD(*w), (uint16_t)MV_CUT(*w), w + 1};
+  for (int k = 0; k < m.nchildren; k++) DAB_ASSERT(m.children[k] < db->n); /* every child was built first */
   return m;
 }
 

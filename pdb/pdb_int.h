@@ -1,7 +1,7 @@
 /*
 ** pdb_int.h: the pattern database's in-memory layout, shared by its
-** modules (pdb_core.c, pdb_enum.c, pdb_sum.c, pdb_file.c).  Not a public
-** header.
+** modules (pdb_core.c, pdb_enum.c, pdb_sum.c, pdb_file.c).
+** Internal to libdab: not installed (the public API is capi/dab.h).
 ** See Copyright Notice in README.md
 */
 #ifndef DAB_PDB_INT_H

@@ -3,6 +3,7 @@
 ** every move scored against the oracle where one covers the board.  The
 ** `dab arena` command is a thin layer over this; learning agents use it
 ** to be graded.
+** Internal to libdab: not installed (the public API is capi/dab.h).
 ** See Copyright Notice in README.md
 */
 #ifndef DAB_ARENA_H

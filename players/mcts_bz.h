@@ -1,6 +1,7 @@
 /*
 ** mcts_bz.h: the mcts-bz search's move generation and scoring, shared with
 ** the network-guided search of agents/ (BoxesZero, issue 21).
+** Internal to libdab: not installed (the public API is capi/dab.h).
 ** See Copyright Notice in README.md
 */
 #ifndef DAB_MCTS_BZ_H

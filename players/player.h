@@ -8,6 +8,7 @@
 #include "game/board.h"
 #include "oracle/oracle.h"
 #include "game/rng.h"
+#include "game/dabapi.h"
 
 /*
 ** A player is made from a spec string, "NAME[:OPT,OPT=VALUE,...]":
@@ -54,23 +55,23 @@ typedef struct dab_player_env dab_player_env;
 ** Creates an environment.  tb_dir (may be NULL) is passed to the oracles.
 ** RETURN: DAB_OK and *out, or DAB_ENOMEM.
 */
-dab_status dab_player_env_new(const char *tb_dir, dab_player_env **out, dab_err *err);
-void dab_player_env_free(dab_player_env *env);
+DAB_API dab_status dab_player_env_new(const char *tb_dir, dab_player_env **out, dab_err *err);
+DAB_API void dab_player_env_free(dab_player_env *env);
 
 /*
 ** Lets the env's oracles solve boards of up to max_lines lines in memory
 ** (the oracle's max_build_free; 0 = its default, 24 lines).  31 covers 3x4
 ** (2 GiB, about 25 s on 2 cores).  Call before the first oracle is opened.
 */
-void dab_player_env_set_build_lines(dab_player_env *env, int max_lines);
+DAB_API void dab_player_env_set_build_lines(dab_player_env *env, int max_lines);
 
 /*
 ** The oracle for a rows x cols board, opened once per env and shared.
 ** RETURN: DAB_OK and *out (owned by env), or the oracle's error (e.g.
 ** DAB_EBOARD when nothing covers the board).  Thread-safe.
 */
-dab_status dab_player_env_oracle(dab_player_env *env, int rows, int cols, const dab_oracle **out,
-                                 dab_err *err);
+DAB_API dab_status dab_player_env_oracle(dab_player_env *env, int rows, int cols, const dab_oracle **out,
+                                         dab_err *err);
 
 /*
 ** Makes the player described by spec for board g.  env may be NULL for
@@ -82,9 +83,9 @@ dab_status dab_player_env_oracle(dab_player_env *env, int rows, int cols, const 
 ** cannot play on g (e.g. perfect without an oracle for the board);
 ** DAB_ENOMEM.  On error *out is NULL.
 */
-dab_status dab_player_new(const char *spec, const dab_geom *g, dab_player_env *env,
-                          dab_player **out, dab_err *err);
-void dab_player_free(dab_player *p);
+DAB_API dab_status dab_player_new(const char *spec, const dab_geom *g, dab_player_env *env,
+                                  dab_player **out, dab_err *err);
+DAB_API void dab_player_free(dab_player *p);
 
 /*
 ** Chooses a move for the player to move in game (on the player's board).
@@ -92,7 +93,7 @@ void dab_player_free(dab_player *p);
 ** NOTES: uses game->score only where the player cares about winning
 ** rather than margin (mcts); draws randomness only from rng.
 */
-int dab_player_move(dab_player *p, const dab_game *game, dab_rng *rng);
+DAB_API int dab_player_move(dab_player *p, const dab_game *game, dab_rng *rng);
 
 /*
 ** A player whose moves come from the caller: fn(ctx, g, game, rng) must
@@ -103,13 +104,13 @@ int dab_player_move(dab_player *p, const dab_game *game, dab_rng *rng);
 ** ctx must then be safe to use from that thread.
 */
 typedef int (*dab_move_fn)(void *ctx, const dab_geom *g, const dab_game *game, dab_rng *rng);
-dab_status dab_player_custom(const char *name, const dab_geom *g, dab_move_fn fn, void *ctx,
-                             dab_player **out, dab_err *err);
+DAB_API dab_status dab_player_custom(const char *name, const dab_geom *g, dab_move_fn fn, void *ctx,
+                                     dab_player **out, dab_err *err);
 
 /* As dab_player_custom, and the player owns ctx: free_ctx(ctx) runs when
 ** the player is freed (and on failure here).  free_ctx may be NULL. */
-dab_status dab_player_custom_owned(const char *name, const dab_geom *g, dab_move_fn fn, void *ctx,
-                                   void (*free_ctx)(void *), dab_player **out, dab_err *err);
+DAB_API dab_status dab_player_custom_owned(const char *name, const dab_geom *g, dab_move_fn fn, void *ctx,
+                                           void (*free_ctx)(void *), dab_player **out, dab_err *err);
 
 /*
 ** Spec kinds from layers above players/ (e.g. trained agents: "q:FILE").
@@ -122,8 +123,8 @@ dab_status dab_player_custom_owned(const char *name, const dab_geom *g, dab_move
 */
 typedef dab_status (*dab_player_kind_fn)(void *ctx, const char *args, const dab_geom *g,
                                          dab_player_env *env, dab_player **out, dab_err *err);
-dab_status dab_player_env_add_kind(dab_player_env *env, const char *name, dab_player_kind_fn make,
-                                   void *ctx, dab_err *err);
+DAB_API dab_status dab_player_env_add_kind(dab_player_env *env, const char *name, dab_player_kind_fn make,
+                                           void *ctx, dab_err *err);
 
 /*
 ** Lets a long move stop early: while *cancel is non-zero, the searching
@@ -131,13 +132,13 @@ dab_status dab_player_env_add_kind(dab_player_env *env, const char *name, dab_pl
 ** the best move found so far (always a legal line).  cancel may be NULL
 ** (the default: never stopped).  The arena sets its cancel flag here.
 */
-void dab_player_set_cancel(dab_player *p, dab_cancel_flag *cancel);
+DAB_API void dab_player_set_cancel(dab_player *p, dab_cancel_flag *cancel);
 
 /* The canonical spec of the player, with every option spelled out
 ** (e.g. "mcts:sims=80,time=0,c=1.41"). */
-const char *dab_player_name(const dab_player *p);
+DAB_API const char *dab_player_name(const dab_player *p);
 
 /* A short description of every spec, one per line, for --help texts. */
-extern const char dab_player_help[];
+extern DAB_API const char dab_player_help[];
 
 #endif

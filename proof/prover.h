@@ -2,6 +2,7 @@
 ** prover.h: scheduling a divisible proof (solver/proof.h) across runs and
 ** machines: which open claim a machine takes next, how much is left, and
 ** storing a finished proof in the board's solved store.
+** Internal to libdab: not installed (the public API is capi/dab.h).
 ** See Copyright Notice in README.md
 */
 #ifndef DAB_PROVER_H

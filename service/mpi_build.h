@@ -2,6 +2,7 @@
 ** mpi_build.h: one layered tablebase build over the ranks of an MPI job
 ** (`mpirun -np N dab build RxC --mpi`).  Compiled in with `make MPI=1`
 ** (-DDAB_MPI); without it dab_mpi_build only says so.
+** Part of the service application (service/), not of libdab.
 ** See Copyright Notice in README.md
 */
 #ifndef DAB_MPI_BUILD_H

@@ -4,6 +4,7 @@
 ** proof and its records and is the only writer to DIR; ranks 1..N-1
 ** search the claims it hands them.  Compiled in with `make MPI=1`
 ** (-DDAB_MPI); without it every call says so.
+** Part of the service application (service/), not of libdab.
 ** See Copyright Notice in README.md
 */
 #ifndef DAB_MPI_PROOF_H

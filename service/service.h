@@ -2,6 +2,7 @@
 ** service.h: the oracle and the players over HTTP/JSON (`dab serve`), and
 ** the web analysis board's static files.  Layered above oracle/, players/
 ** and agents/.  docs/API.md describes every endpoint.
+** Part of the service application (service/), not of libdab.
 ** See Copyright Notice in README.md
 */
 #ifndef DAB_SERVICE_H

@@ -2,6 +2,7 @@
 ** ab.h: exact alpha-beta solver for boards of up to 64 lines (the fast
 ** path): negamax with a shared transposition table, exact pruning rules,
 ** a null-window root driver and lazy-SMP threads.
+** Internal to libdab: not installed (the public API is capi/dab.h).
 ** See Copyright Notice in README.md
 */
 #ifndef DAB_AB_H

@@ -35,10 +35,9 @@
 ** stores) fails the tag test and reads as a miss.  Sized at 1/16 to 1/8
 ** of the table's bytes, at least 2^21 entries (48 MiB), at most 2^26
 ** (1.5 GiB): a bigger cache also lets ETC see more children (it probes
-** only the children whose keys are cached).  On a 4x5 proof leaf (one
-** null-window test, 850 M nodes) 2^26 entries instead of 2^22 computed 24%
-** fewer keys and took 13% less time, and a 2.5 GiB table with that cache
-** beat a 4 GiB table with the small one (docs/solver.md, "Key cache"). */
+** only the children whose keys are cached), and at equal memory cache
+** bytes do more than table bytes (measured in docs/solver.md, "Key
+** cache"). */
 #define KEYCACHE_MIN_BITS 21
 #define KEYCACHE_MAX_BITS 26
 
@@ -164,7 +163,7 @@ static inline void position_key(const dab_ab *ab, keycache_entry *cache, uint64_
     k->graph = true;
     k->tr = 0;
     /* Keyed by the raw position: a symmetric canonical key would hit more
-    ** often but costs more than it saves (measured: 3-18% slower). */
+    ** often but costs more than it saves (docs/solver.md, "Key cache"). */
     if (cache && keycache_get(ab, cache, p, &k->key, &k->check)) return;
     dab_sckey64(&ab->g, p, &k->sk);
     k->labelled = true;
@@ -236,8 +235,8 @@ dab_status ab_check_position(const dab_ab *ab, uint64_t p, dab_err *err);
 ** ab_search.c is built twice (game/isa.h, the Makefile's ISA_SRC):
 ** ab_search_base runs on any x86-64, ab_search_v3 with pext, pdep and
 ** popcnt compiled in; ab_search picks one per call (a root test, not a
-** node).  The runtime check per pext of the portable object cost the
-** search 12-20% (docs/PERFORMANCE.md). */
+** node), because a runtime check per pext costs the search more
+** (docs/PERFORMANCE.md, the build's ISA). */
 int ab_search_base(ab_worker *w, uint64_t p, int nrem, int alpha, int beta, int ply, bool excl);
 int ab_search_v3(ab_worker *w, uint64_t p, int nrem, int alpha, int beta, int ply, bool excl);
 static inline int ab_search(ab_worker *w, uint64_t p, int nrem, int alpha, int beta, int ply, bool excl) {

@@ -4,6 +4,7 @@
 ** See Copyright Notice in README.md
 */
 #include "solver/ab_int.h"
+#include "game/dabassert.h"
 
 /* ---- The search ------------------------------------------------------- */
 
@@ -170,6 +171,10 @@ static inline int log2_work(uint64_t n) { return n ? 64 - __builtin_clzll(n) : 0
 static int search(ab_worker *w, uint64_t p, int nrem, int alpha, int beta, int ply, bool excl) {
   dab_ab *ab = w->ab;
   const dab_geom *g = &ab->g;
+  /* A non-empty window, and nrem the boxes still open: every cutoff and
+  ** table bound below leans on both. */
+  DAB_ASSERT(alpha < beta);
+  DAB_ASSERT(nrem == __builtin_popcountll(dab64_all_boxes(g) & ~dab64_complete_v(dab64_side_vectors(g, p))));
   w->nodes++;
   if ((w->nodes & 4095) == 0 && poll_worker(w)) return 0;
   if (w->stop) return 0;
@@ -481,5 +486,7 @@ static int search(ab_worker *w, uint64_t p, int nrem, int alpha, int beta, int p
 /* The exported entry (ab_int.h); the recursion stays on the static search,
 ** which libdab.so calls directly rather than through the PLT. */
 int DAB_ISA_FN(ab_search)(ab_worker *w, uint64_t p, int nrem, int alpha, int beta, int ply, bool excl) {
-  return search(w, p, nrem, alpha, beta, ply, excl);
+  int v = search(w, p, nrem, alpha, beta, ply, excl);
+  DAB_ASSERT(w->stop || (v >= -nrem && v <= nrem)); /* no more than the open boxes */
+  return v;
 }

@@ -1,6 +1,7 @@
 /*
 ** proof.h: divisible proofs: a claim about a position split into an
 ** AND/OR tree of independent subproblems, recorded result by result.
+** Internal to libdab: not installed (the public API is capi/dab.h).
 ** See Copyright Notice in README.md
 */
 #ifndef DAB_PROOF_H

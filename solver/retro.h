@@ -1,6 +1,7 @@
 /*
 ** retro.h: exhaustive retrograde solver: the value of every position
 ** reachable from a root (a whole board when the root is empty).
+** Internal to libdab: not installed (the public API is capi/dab.h).
 ** See Copyright Notice in README.md
 */
 #ifndef DAB_RETRO_H

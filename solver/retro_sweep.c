@@ -3,6 +3,7 @@
 ** See Copyright Notice in README.md
 */
 #include "solver/retro_sweep.h"
+#include "game/dabassert.h"
 
 /* Value of drawing real line m (undrawn in p, index bit mbit) from p. */
 static inline int move_value(const dab_retro_sweep *j, uint64_t p, uint64_t q, int m, uint64_t mbit) {
@@ -62,5 +63,12 @@ static inline int8_t solve_one(const dab_retro_sweep *j, uint64_t q) {
 }
 
 void DAB_ISA_FN(dab_retro_sweep)(const dab_retro_sweep *s, uint64_t base, uint64_t count) {
-  for (uint64_t i = count; i-- > 0;) s->value[base | i] = solve_one(s, base | i);
+  /* base | i must be base + i, or a block would solve another's indices. */
+  DAB_ASSERT(count && (count & (count - 1)) == 0 && (base & (count - 1)) == 0);
+  DAB_ASSERT(((base | (count - 1)) & ~s->index_mask) == 0);
+  for (uint64_t i = count; i-- > 0;) {
+    int8_t v = solve_one(s, base | i);
+    DAB_ASSERT(v >= -s->g->nboxes && v <= s->g->nboxes);
+    s->value[base | i] = v;
+  }
 }

@@ -1,6 +1,7 @@
 /*
 ** retro_sweep.h: the retrograde solver's inner loop (solver/retro.c's
 ** workers), built for any x86-64 and for x86-64-v3 (game/isa.h).
+** Internal to libdab: not installed (the public API is capi/dab.h).
 ** See Copyright Notice in README.md
 */
 #ifndef DAB_RETRO_SWEEP_H

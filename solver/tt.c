@@ -10,6 +10,7 @@
 #define XXH_INLINE_ALL
 #include <xxhash.h>
 #include "solver/tt.h"
+#include "game/dabassert.h"
 #include "game/sysmem.h"
 
 #define LO_SHIFT 0
@@ -136,6 +137,7 @@ bool dab_tt_probe_checked(const dab_tt *tt, uint64_t key, uint32_t check, dab_tt
 }
 
 void dab_tt_store_checked(dab_tt *tt, uint64_t key, uint32_t check, int lower, int upper, int move, int work) {
+  DAB_ASSERT(lower <= upper);  /* a bound pair that proves nothing would poison the table */
   uint64_t h = XXH3_64bits(&key, sizeof key);
   dab_tt_bucket *b = &tt->bucket[bucket_of(tt, h)];
   uint8_t gen = __atomic_load_n(&tt->generation, __ATOMIC_RELAXED); /* bumped by running drivers */

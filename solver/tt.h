@@ -1,6 +1,7 @@
 /*
 ** tt.h: the transposition table of the alpha-beta solver: proved lower and
 ** upper bounds plus a best move, keyed by canonical position.
+** Internal to libdab: not installed (the public API is capi/dab.h).
 ** See Copyright Notice in README.md
 */
 #ifndef DAB_TT_H

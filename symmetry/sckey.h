@@ -9,6 +9,7 @@
 
 #include <stdint.h>
 #include "game/board.h"
+#include "game/dabapi.h"
 
 /*
 ** The value of a position depends only on its Strings-and-Coins graph:
@@ -78,20 +79,20 @@ typedef struct dab_sckey {
 ** RETURN: nothing; *out is filled.  ncoins == 0 for a finished game.
 ** NOTES: pure function of (g, p), no state: thread-safe.
 */
-void dab_sckey64(const dab_geom *g, uint64_t p, dab_sckey *out);
+DAB_API void dab_sckey64(const dab_geom *g, uint64_t p, dab_sckey *out);
 
 /*
 ** A move (undrawn line m of p) as a canonical edge: a * 32 + b, where a
 ** and b are the canonical indices of its coins (b = DAB_SCKEY_GROUND for
 ** an edge line), a <= b.  RETURN: the code (< 1024).
 */
-int dab_sckey_edge(const dab_geom *g, const dab_sckey *k, int m);
+DAB_API int dab_sckey_edge(const dab_geom *g, const dab_sckey *k, int m);
 
 /*
 ** The undrawn line of p that is canonical edge `code` under key k.
 ** RETURN: the line, or -1 when none is undrawn (a stale or foreign code).
 */
-int dab_sckey_line(const dab_geom *g, const dab_sckey *k, uint64_t p, int code);
+DAB_API int dab_sckey_line(const dab_geom *g, const dab_sckey *k, uint64_t p, int code);
 
 /*
 ** One connected component as an abstract graph, for the pattern database
@@ -113,7 +114,7 @@ int dab_sckey_line(const dab_geom *g, const dab_sckey *k, uint64_t p, int code);
 ** differ, and a lookup by one misses the other: never a wrong match).
 ** NOTES: pure, thread-safe.
 */
-void dab_sckey_canon_component(const uint32_t *code, int n, uint32_t *enc, uint8_t *order);
+DAB_API void dab_sckey_canon_component(const uint32_t *code, int n, uint32_t *enc, uint8_t *order);
 
 /*
 ** The components of position p on board g (fast path), each as an
@@ -123,7 +124,7 @@ void dab_sckey_canon_component(const uint32_t *code, int n, uint32_t *enc, uint8
 ** of coin i.  RETURN: the number of components (room: 25 + 1 starts).
 ** NOTES: pure, thread-safe.
 */
-int dab_sckey_split64(const dab_geom *g, uint64_t p, uint32_t *code, uint8_t *box_of, int *start,
-                      int8_t *comp_of);
+DAB_API int dab_sckey_split64(const dab_geom *g, uint64_t p, uint32_t *code, uint8_t *box_of, int *start,
+                              int8_t *comp_of);
 
 #endif

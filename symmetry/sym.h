@@ -1,6 +1,7 @@
 /*
 ** sym.h: the symmetry group of a board acting on lines and positions, and
 ** canonical keys (optionally with the border-line equivalence).
+** Internal to libdab: not installed (the public API is capi/dab.h).
 ** See Copyright Notice in README.md
 */
 #ifndef DAB_SYM_H

@@ -10,6 +10,7 @@
 #include <stdint.h>
 #include "game/board.h"
 #include "game/progress.h"
+#include "game/dabapi.h"
 
 /*
 ** THREAD SAFETY: dabtb_build, dabtb_build_plan and dabtb_buildable share
@@ -119,8 +120,8 @@ typedef struct dabtb_plan {
 ** RETURN: DAB_OK and *plan; DAB_EBOARD when no table can be built for
 ** the board (the message says why); DAB_ENOMEM.
 */
-dab_status dabtb_build_plan(int rows, int cols, const char *path, const dabtb_build_opts *opts,
-                            dabtb_plan *plan, dab_err *err);
+DAB_API dab_status dabtb_build_plan(int rows, int cols, const char *path, const dabtb_build_opts *opts,
+                                    dabtb_plan *plan, dab_err *err);
 
 /*
 ** DAB_OK when dabtb_build can build rows x cols (the index covers it:
@@ -128,7 +129,7 @@ dab_status dabtb_build_plan(int rows, int cols, const char *path, const dabtb_bu
 ** to 3x5, 4x4 and 2xN, 3xN for N <= 5 or so); else DAB_EBOARD with the
 ** reason, naming what works instead.  Memory is not considered here.
 */
-dab_status dabtb_buildable(int rows, int cols, dab_err *err);
+DAB_API dab_status dabtb_buildable(int rows, int cols, dab_err *err);
 
 /*
 ** Solves rows x cols (the layered builder, or the retrograde table with
@@ -145,8 +146,8 @@ dab_status dabtb_buildable(int rows, int cols, dab_err *err);
 ** it needs), DAB_EIO, DAB_ECANCELED (temporaries removed; finished layers
 ** are kept for the resume).
 */
-dab_status dabtb_build(int rows, int cols, const char *path, const dabtb_build_opts *opts,
-                       dabtb_build_report *rep, dab_err *err);
+DAB_API dab_status dabtb_build(int rows, int cols, const char *path, const dabtb_build_opts *opts,
+                               dabtb_build_report *rep, dab_err *err);
 
 /* ---- Layer slices: one build over many processes ------------------- */
 
@@ -167,21 +168,21 @@ dab_status dabtb_build(int rows, int cols, const char *path, const dabtb_build_o
 ** board, as dabtb_buildable); DAB_ENOMEM.  On error *out is NULL.
 ** NOTES: holds the index's rank tables (tens of MB for 4x4), not layers.
 */
-dab_status dabtb_lview_new(int rows, int cols, int threads, dabtb_lview **out, dab_err *err);
+DAB_API dab_status dabtb_lview_new(int rows, int cols, int threads, dabtb_lview **out, dab_err *err);
 
 /* Frees a view from dabtb_lview_new (not the layers it was given).  NULL
 ** and the builder's own view (passed to layer_fn) are ignored. */
-void dabtb_lview_free(dabtb_lview *v);
+DAB_API void dabtb_lview_free(dabtb_lview *v);
 
 /* The board's line count L (layers 0..L). */
-int dabtb_lview_lines(const dabtb_lview *v);
+DAB_API int dabtb_lview_lines(const dabtb_lview *v);
 
 /* Indexed entries of layer k (0 for k outside 0..L). */
-uint64_t dabtb_lview_entries(const dabtb_lview *v, int k);
+DAB_API uint64_t dabtb_lview_entries(const dabtb_lview *v, int k);
 
 /* The bytes of finished layer k (dabtb_lview_entries(v, k) of them, the
 ** layer file's payload), or NULL when not finished or empty. */
-const uint8_t *dabtb_lview_layer(const dabtb_lview *v, int k);
+DAB_API const uint8_t *dabtb_lview_layer(const dabtb_lview *v, int k);
 
 /*
 ** Gives a standalone view the finished layer k: data holds its
@@ -189,7 +190,7 @@ const uint8_t *dabtb_lview_layer(const dabtb_lview *v, int k);
 ** v is used; v does not free it.
 ** RETURN: DAB_OK; DAB_EINPUT (k out of range, or v is a builder's view).
 */
-dab_status dabtb_lview_set_layer(dabtb_lview *v, int k, const uint8_t *data, dab_err *err);
+DAB_API dab_status dabtb_lview_set_layer(dabtb_lview *v, int k, const uint8_t *data, dab_err *err);
 
 /*
 ** Computes ranks [lo, hi) of layer `layer` into out[0 .. hi - lo) on the
@@ -201,7 +202,7 @@ dab_status dabtb_lview_set_layer(dabtb_lview *v, int k, const uint8_t *data, dab
 ** contradicts the position: layers of another build).
 ** NOTES: the same bytes as the one-process build for any lo, hi.
 */
-dab_status dabtb_layer_slice(const dabtb_lview *v, int layer, uint64_t lo, uint64_t hi, uint8_t *out,
-                             uint64_t *canonical, dab_err *err);
+DAB_API dab_status dabtb_layer_slice(const dabtb_lview *v, int layer, uint64_t lo, uint64_t hi, uint8_t *out,
+                                     uint64_t *canonical, dab_err *err);
 
 #endif

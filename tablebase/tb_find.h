@@ -10,6 +10,7 @@
 #include <stddef.h>
 #include "game/board.h"
 #include "tablebase/tb_probe.h"
+#include "game/dabapi.h"
 
 /*
 ** THREAD SAFETY: dabtb_find, dabtb_default_path, dabtb_readonly and
@@ -28,7 +29,7 @@
 ** RETURN: DAB_OK with the path in path[len]; DAB_EIO when no directory has
 ** it (the message lists where it looked and names `dab build RxC`).
 */
-dab_status dabtb_find(int rows, int cols, const char *tb_dir, char *path, size_t len, dab_err *err);
+DAB_API dab_status dabtb_find(int rows, int cols, const char *tb_dir, char *path, size_t len, dab_err *err);
 
 /*
 ** Where a new RxC.dab goes: tb_dir if given, else the first directory of
@@ -39,8 +40,8 @@ dab_status dabtb_find(int rows, int cols, const char *tb_dir, char *path, size_t
 ** RETURN: DAB_OK and the file path; DAB_EIO if there is no such place,
 ** or in read-only mode (dabtb_readonly), saying so.
 */
-dab_status dabtb_default_path(int rows, int cols, const char *tb_dir, char *path, size_t len,
-                              dab_err *err);
+DAB_API dab_status dabtb_default_path(int rows, int cols, const char *tb_dir, char *path, size_t len,
+                                      dab_err *err);
 
 /*
 ** The same two for any file kept beside the tablebases (the pattern
@@ -48,18 +49,18 @@ dab_status dabtb_default_path(int rows, int cols, const char *tb_dir, char *path
 ** where dabtb_find looks; dabtb_default_file says where a new one goes.
 ** RETURN: as dabtb_find and dabtb_default_path.
 */
-dab_status dabtb_find_file(const char *name, const char *tb_dir, char *path, size_t len, dab_err *err);
-dab_status dabtb_default_file(const char *name, const char *tb_dir, char *path, size_t len, dab_err *err);
+DAB_API dab_status dabtb_find_file(const char *name, const char *tb_dir, char *path, size_t len, dab_err *err);
+DAB_API dab_status dabtb_default_file(const char *name, const char *tb_dir, char *path, size_t len, dab_err *err);
 
 /* True in read-only mode ($DAB_READONLY set and not "0"): no query may
 ** create or change a file; dabtb_default_path refuses, so nothing is
 ** built on first use (oracles of small boards solve in memory instead). */
-bool dabtb_readonly(void);
+DAB_API bool dabtb_readonly(void);
 
 /* For `dab info`: lookup gets the directories dabtb_find searches, in
 ** order, ':'-separated; write where dabtb_default_path would put a new
 ** file (a directory), or "nowhere (why)".  Both are truncated to fit. */
-void dabtb_where(const char *tb_dir, char *lookup, size_t llen, char *write, size_t wlen);
+DAB_API void dabtb_where(const char *tb_dir, char *lookup, size_t llen, char *write, size_t wlen);
 
 /* Boards with at most this many lines (3x3) are built on first use. */
 #define DABTB_AUTO_BUILD_LINES 24
@@ -72,6 +73,6 @@ void dabtb_where(const char *tb_dir, char *lookup, size_t llen, char *write, siz
 ** RETURN: as dabtb_open and dabtb_find; DAB_EBOARD for larger boards
 ** without a file (the message names the build command).
 */
-dab_status dabtb_open_board(int rows, int cols, const char *tb_dir, dabtb **out, dab_err *err);
+DAB_API dab_status dabtb_open_board(int rows, int cols, const char *tb_dir, dabtb **out, dab_err *err);
 
 #endif

@@ -1,5 +1,6 @@
 /*
 ** tb_format.h: the on-disk layout of a dab tablebase file (format 2).
+** Internal to libdab: not installed (the public API is capi/dab.h).
 ** See Copyright Notice in README.md
 */
 #ifndef DAB_TB_FORMAT_H

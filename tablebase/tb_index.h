@@ -1,6 +1,7 @@
 /*
 ** tb_index.h: the tablebase index: a dense rank, per layer, of the quiet,
 ** border-normal positions of a board.
+** Internal to libdab: not installed (the public API is capi/dab.h).
 ** See Copyright Notice in README.md
 */
 #ifndef DAB_TB_INDEX_H

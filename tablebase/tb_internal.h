@@ -1,6 +1,7 @@
 /*
 ** tb_internal.h: the tablebase handle, shared by the probe code, the
 ** builder and the verifier (verify/).  Not part of the public API.
+** Internal to libdab: not installed (the public API is capi/dab.h).
 ** See Copyright Notice in README.md
 */
 #ifndef DAB_TB_INTERNAL_H

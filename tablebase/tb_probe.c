@@ -12,6 +12,7 @@
 #include <xxhash.h>
 #include <zstd.h>
 #include "game/postext.h"
+#include "game/dabassert.h"
 #include "game/sysmem.h"
 #include "tablebase/tb_internal.h"
 #include "tablebase/tb_records.h"
@@ -497,7 +498,9 @@ dab_status dabtb_value(const dabtb *tb, uint64_t pos, int *value, dab_err *err) 
   dabtb_source src = file_source(tb);
   dabtb_memo mo;
   mo.used = 0;
-  return dabtb_rule_value(&src, &mo, pos, value, err);
+  st = dabtb_rule_value(&src, &mo, pos, value, err);
+  DAB_ASSERT(st || (*value >= -tb->geom.nboxes && *value <= tb->geom.nboxes));
+  return st;
 }
 
 dab_status dabtb_value_batch(const dabtb *tb, const uint64_t *pos, size_t n, int8_t *values,

@@ -12,6 +12,7 @@
 #include "game/analysis.h"
 #include "game/board.h"
 #include "game/progress.h"
+#include "game/dabapi.h"
 
 /*
 ** THREAD SAFETY: a dabtb handle is read-only after dabtb_open; any number
@@ -53,16 +54,16 @@ typedef struct dabtb_opts {
 ** geometry and the meta checksum, and maps the block directory: about a
 ** millisecond.  Blocks are verified (XXH3-64) when first decompressed.
 */
-dab_status dabtb_open(const char *path, const dabtb_opts *opts, dabtb **out, dab_err *err);
+DAB_API dab_status dabtb_open(const char *path, const dabtb_opts *opts, dabtb **out, dab_err *err);
 
 /* Closes tb and frees its cache.  NULL is allowed. */
-void dabtb_close(dabtb *tb);
+DAB_API void dabtb_close(dabtb *tb);
 
 /* The file tb was opened from (valid until dabtb_close). */
-const char *dabtb_path(const dabtb *tb);
+DAB_API const char *dabtb_path(const dabtb *tb);
 
 /* The board geometry of tb (valid until dabtb_close). */
-const dab_geom *dabtb_geom(const dabtb *tb);
+DAB_API const dab_geom *dabtb_geom(const dabtb *tb);
 
 /*
 ** Value of pos (Wilson's convention: net boxes the player to move gains).
@@ -71,15 +72,15 @@ const dab_geom *dabtb_geom(const dabtb *tb);
 ** DAB_ECORRUPT if a block it needs fails its checksum.
 ** NOTES: about 0.3-1 us on a warm handle (see docs/formats.md).
 */
-dab_status dabtb_value(const dabtb *tb, uint64_t pos, int *value, dab_err *err);
+DAB_API dab_status dabtb_value(const dabtb *tb, uint64_t pos, int *value, dab_err *err);
 
 /*
 ** Values of many positions: values[i] = value of pos[i], i < n.
 ** RETURN: DAB_OK, or the first error (its message names the index); then
 ** values[] beyond that index are unspecified.
 */
-dab_status dabtb_value_batch(const dabtb *tb, const uint64_t *pos, size_t n, int8_t *values,
-                             dab_err *err);
+DAB_API dab_status dabtb_value_batch(const dabtb *tb, const uint64_t *pos, size_t n, int8_t *values,
+                                     dab_err *err);
 
 /*
 ** Every legal move of pos with its value for the mover (k + value(child)
@@ -89,23 +90,23 @@ dab_status dabtb_value_batch(const dabtb *tb, const uint64_t *pos, size_t n, int
 ** increasing line order.
 ** RETURN: as dabtb_value.
 */
-dab_status dabtb_move_values(const dabtb *tb, uint64_t pos, int16_t *moves, int16_t *values,
-                             int *nmoves, dab_err *err);
+DAB_API dab_status dabtb_move_values(const dabtb *tb, uint64_t pos, int16_t *moves, int16_t *values,
+                                     int *nmoves, dab_err *err);
 
 /*
 ** The full answer for pos: value, every move's value, and the best moves
 ** (those whose value equals the position's), as `dab solve` prints it.
 ** RETURN: as dabtb_value.
 */
-dab_status dabtb_analyze(const dabtb *tb, uint64_t pos, dab_analysis *a, dab_err *err);
+DAB_API dab_status dabtb_analyze(const dabtb *tb, uint64_t pos, dab_analysis *a, dab_err *err);
 
 /*
 ** The optimal moves of pos in increasing order into best[] (room for the
 ** line count); *nbest receives their count (0 on a full board).
 ** RETURN: as dabtb_value.
 */
-dab_status dabtb_best_moves(const dabtb *tb, uint64_t pos, int16_t *best, int *nbest,
-                            dab_err *err);
+DAB_API dab_status dabtb_best_moves(const dabtb *tb, uint64_t pos, int16_t *best, int *nbest,
+                                    dab_err *err);
 
 /* What a file covers: its board and how many positions it answers. */
 typedef struct dabtb_coverage {
@@ -119,31 +120,31 @@ typedef struct dabtb_coverage {
 } dabtb_coverage;
 
 /* Fills *c.  Never fails. */
-void dabtb_get_coverage(const dabtb *tb, dabtb_coverage *c);
+DAB_API void dabtb_get_coverage(const dabtb *tb, dabtb_coverage *c);
 
 /* False for a solved-only file (meta table=none: a board without a
 ** retrograde table, holding only solved records); such a handle answers
 ** no position (dabtb_value and the like return DAB_EBOARD) and its
 ** coverage counts only `solved`. */
-bool dabtb_has_table(const dabtb *tb);
+DAB_API bool dabtb_has_table(const dabtb *tb);
 
 /* True when tb answers pos of a rows x cols board (right board, no
 ** lines beyond it; never for a solved-only file). */
-bool dabtb_covers(const dabtb *tb, int rows, int cols, uint64_t pos);
+DAB_API bool dabtb_covers(const dabtb *tb, int rows, int cols, uint64_t pos);
 
 /*
 ** Parses position text (RxC, RxC:DBN, RxC@moves) for tb's board.
 ** RETURN: DAB_OK and *pos; DAB_EINPUT (malformed, or another board: the
 ** message names both boards).
 */
-dab_status dabtb_parse(const dabtb *tb, const char *text, uint64_t *pos, dab_err *err);
+DAB_API dab_status dabtb_parse(const dabtb *tb, const char *text, uint64_t *pos, dab_err *err);
 
 /*
 ** Calls fn(ctx, key, value) for every meta record, in key order (values
 ** are NUL-terminated copies).  RETURN: DAB_OK, or the error of the read.
 */
-dab_status dabtb_meta_each(const dabtb *tb, void (*fn)(void *ctx, const char *key, const char *value),
-                           void *ctx, dab_err *err);
+DAB_API dab_status dabtb_meta_each(const dabtb *tb, void (*fn)(void *ctx, const char *key, const char *value),
+                                   void *ctx, dab_err *err);
 
 /*
 ** Integrity check: decompresses every block, compares each payload with
@@ -154,7 +155,7 @@ dab_status dabtb_meta_each(const dabtb *tb, void (*fn)(void *ctx, const char *ke
 ** RETURN: DAB_OK; DAB_ECORRUPT naming the first bad block ("layer K block
 ** N: ...") or record ("solved key 0x...: ..."); DAB_ECANCELED.
 */
-dab_status dabtb_check(const dabtb *tb, dab_progress_fn progress, void *progress_ctx,
-                       dab_cancel_flag *cancel, dab_err *err);
+DAB_API dab_status dabtb_check(const dabtb *tb, dab_progress_fn progress, void *progress_ctx,
+                               dab_cancel_flag *cancel, dab_err *err);
 
 #endif

@@ -2,6 +2,7 @@
 ** tb_records.h: the record codecs of a tablebase file (tb_records.c),
 ** shared by the probe code and the solved store.  Not part of the public
 ** API.
+** Internal to libdab: not installed (the public API is capi/dab.h).
 ** See Copyright Notice in README.md
 */
 #ifndef DAB_TB_RECORDS_H

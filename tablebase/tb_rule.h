@@ -2,6 +2,7 @@
 ** tb_rule.h: the capture rule over a value source: the one recursion that
 ** the probes (values read from a file) and the layered builder (values
 ** read from finished layers in memory) share.  Not part of the public API.
+** Internal to libdab: not installed (the public API is capi/dab.h).
 ** See Copyright Notice in README.md
 */
 #ifndef DAB_TB_RULE_H

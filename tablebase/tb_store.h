@@ -12,6 +12,7 @@
 #include "game/board.h"
 #include "game/progress.h"
 #include "symmetry/sckey.h"
+#include "game/dabapi.h"
 
 /*
 ** The `solved` database of a board's file holds what searches proved:
@@ -66,18 +67,18 @@ enum {
 ** Creating a file is atomic too: it is written beside path and linked
 ** into place, so concurrent creators agree on one file.
 */
-dab_status dabtb_store_open(const char *path, int rows, int cols, int mode, dabtb_store **out,
-                            dab_err *err);
+DAB_API dab_status dabtb_store_open(const char *path, int rows, int cols, int mode, dabtb_store **out,
+                                    dab_err *err);
 
 /* Closes s.  NULL is allowed. */
-void dabtb_store_close(dabtb_store *s);
+DAB_API void dabtb_store_close(dabtb_store *s);
 
 /* The file's path; true when s was opened for writing. */
-const char *dabtb_store_path(const dabtb_store *s);
-bool dabtb_store_writable(const dabtb_store *s);
+DAB_API const char *dabtb_store_path(const dabtb_store *s);
+DAB_API bool dabtb_store_writable(const dabtb_store *s);
 
 /* The canonical key of position pos (its record's key). */
-uint64_t dabtb_store_key(const dabtb_store *s, uint64_t pos);
+DAB_API uint64_t dabtb_store_key(const dabtb_store *s, uint64_t pos);
 
 /*
 ** Looks pos up.
@@ -86,8 +87,8 @@ uint64_t dabtb_store_key(const dabtb_store *s, uint64_t pos);
 ** when its record fails its checksum or sanity checks; DAB_EIO.
 ** NOTES: one short read transaction (a few microseconds).
 */
-dab_status dabtb_store_get(dabtb_store *s, uint64_t pos, dabtb_solved *rec, bool *found,
-                           dab_err *err);
+DAB_API dab_status dabtb_store_get(dabtb_store *s, uint64_t pos, dabtb_solved *rec, bool *found,
+                                   dab_err *err);
 
 /*
 ** Stores n records (pos[i] with recs[i]) in ONE transaction, merged with
@@ -105,8 +106,8 @@ dab_status dabtb_store_get(dabtb_store *s, uint64_t pos, dabtb_solved *rec, bool
 ** (one of them is wrong: nothing is written); DAB_EIO (read-only handle,
 ** disk full: nothing is written); DAB_ECORRUPT (a stored record is bad).
 */
-dab_status dabtb_store_put(dabtb_store *s, size_t n, const uint64_t *pos, const dabtb_solved *recs,
-                           dab_err *err);
+DAB_API dab_status dabtb_store_put(dabtb_store *s, size_t n, const uint64_t *pos, const dabtb_solved *recs,
+                                   dab_err *err);
 
 /*
 ** Calls fn(ctx, key, rec) for every record in key order (key is the
@@ -114,11 +115,11 @@ dab_status dabtb_store_put(dabtb_store *s, size_t n, const uint64_t *pos, const 
 ** transaction; fn returns non-zero to stop early.
 ** RETURN: DAB_OK; DAB_ECORRUPT at the first bad record; DAB_EIO.
 */
-dab_status dabtb_store_each(dabtb_store *s, int (*fn)(void *ctx, uint64_t key, const dabtb_solved *rec),
-                            void *ctx, dab_err *err);
+DAB_API dab_status dabtb_store_each(dabtb_store *s, int (*fn)(void *ctx, uint64_t key, const dabtb_solved *rec),
+                                    void *ctx, dab_err *err);
 
 /* Number of records.  RETURN: DAB_OK, or DAB_EIO. */
-dab_status dabtb_store_count(dabtb_store *s, uint64_t *n, dab_err *err);
+DAB_API dab_status dabtb_store_count(dabtb_store *s, uint64_t *n, dab_err *err);
 
 /*
 ** Shapes: bounds keyed by the solver's Strings-and-Coins graph keys
@@ -145,7 +146,7 @@ typedef struct dabtb_shape {
 ** written); DAB_EIO (read-only handle, disk full: nothing written);
 ** DAB_ECORRUPT (a stored record is bad).
 */
-dab_status dabtb_shapes_put(dabtb_store *s, size_t n, const dabtb_shape *recs, dab_err *err);
+DAB_API dab_status dabtb_shapes_put(dabtb_store *s, size_t n, const dabtb_shape *recs, dab_err *err);
 
 /*
 ** Calls fn(ctx, rec) for every shape record, in one read transaction; fn
@@ -153,12 +154,12 @@ dab_status dabtb_shapes_put(dabtb_store *s, size_t n, const dabtb_shape *recs, d
 ** stored, or fn stopped it); DAB_ECANCELED; DAB_ECORRUPT at the first bad
 ** record; DAB_EIO.
 */
-dab_status dabtb_shapes_each(dabtb_store *s, int (*fn)(void *ctx, const dabtb_shape *rec), void *ctx,
-                             dab_err *err);
+DAB_API dab_status dabtb_shapes_each(dabtb_store *s, int (*fn)(void *ctx, const dabtb_shape *rec), void *ctx,
+                                     dab_err *err);
 
 /* Number of shape records.  RETURN: DAB_OK (0 when none are stored), or
 ** DAB_EIO. */
-dab_status dabtb_shapes_count(dabtb_store *s, uint64_t *n, dab_err *err);
+DAB_API dab_status dabtb_shapes_count(dabtb_store *s, uint64_t *n, dab_err *err);
 
 /*
 ** Re-checks what a store can without searching: every record as
@@ -170,7 +171,7 @@ dab_status dabtb_shapes_count(dabtb_store *s, uint64_t *n, dab_err *err);
 ** their children); DAB_ECORRUPT naming the first inconsistent key;
 ** DAB_ECANCELED.
 */
-dab_status dabtb_store_verify(dabtb_store *s, dab_cancel_flag *cancel, uint64_t *records,
-                              uint64_t *checked, dab_err *err);
+DAB_API dab_status dabtb_store_verify(dabtb_store *s, dab_cancel_flag *cancel, uint64_t *records,
+                                      uint64_t *checked, dab_err *err);
 
 #endif

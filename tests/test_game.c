@@ -2,8 +2,12 @@
 ** test_game.c: geometry, rules, position text and the Strings-and-Coins view.
 ** See Copyright Notice in README.md
 */
+#include <fcntl.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 #include "game/postext.h"
 #include "game/sc.h"
 #include "tests/testhelp.h"
@@ -240,8 +244,39 @@ static void test_sc(void) {
   TH_CHECK(bad == 0, "S&C counting invariants broken %d times", bad);
 }
 
+/* DAB_ASSERT (game/dabassert.h): the checking builds (-DDAB_CHECKS: make
+** SAN=1 and SAN=thread) abort on a broken invariant; the release build
+** compiles the check out.  A game whose scores exceed its boxes breaks
+** dab_game_play's; the call runs in a child so the abort is observed. */
+static void test_assertions(void) {
+  dab_geom g;
+  dab_err err;
+  dab_geom_init(&g, 1, 1, &err);
+  dab_game game;
+  dab_game_init(&g, &game);
+  game.score[0] = 5; /* impossible on one box */
+  fflush(NULL);
+  pid_t pid = fork();
+  if (pid == 0) {
+    int devnull = open("/dev/null", 0);  /* the checking build's message, not the runner's */
+    if (devnull >= 0) dup2(devnull, 2);
+    dab_game_play(&g, &game, 0);
+    _exit(0);
+  }
+  int status = 0;
+  TH_CHECK(pid > 0 && waitpid(pid, &status, 0) == pid, "assertions: the child ran");
+#ifdef DAB_CHECKS
+  TH_CHECK(WIFSIGNALED(status) && WTERMSIG(status) == SIGABRT,
+           "assertions: a checking build aborts on a broken invariant (status %d)", status);
+#else
+  TH_CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0,
+           "assertions: the release build compiles DAB_ASSERT out (status %d)", status);
+#endif
+}
+
 int main(void) {
   test_geometry();
+  test_assertions();
   test_rules();
   test_parse_good();
   test_parse_bad();

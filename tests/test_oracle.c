@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "oracle/abi.h"
+#include "capi/abi.h"
 #include "oracle/oracle.h"
 #include "solver/retro.h"
 #include "tablebase/dabtb.h"

@@ -1,14 +1,14 @@
 /*
-** test_vec.c: batches of games (oracle/vec.h) against dab_game_play and
+** test_vec.c: batches of games (capi/vec.h) against dab_game_play and
 ** the oracle; dab_oracle_bounds64 under a node limit; player specs through
-** agents/agent_capi.h.
+** capi/agent_capi.h.
 ** See Copyright Notice in README.md
 */
 #include <stdlib.h>
 #include <string.h>
-#include "agents/agent_capi.h"
+#include "capi/agent_capi.h"
 #include "oracle/oracle.h"
-#include "oracle/vec.h"
+#include "capi/vec.h"
 #include "tests/testhelp.h"
 
 #define N 64

@@ -1,6 +1,7 @@
 /*
 ** compsolve.h: exact, theory-free Strings-and-Coins solver over disjoint
 ** unions of paths and cycles (the level-1 oracle of the theorem checker).
+** Internal to libdab: not installed (the public API is capi/dab.h).
 ** See Copyright Notice in README.md
 */
 #ifndef DAB_COMPSOLVE_H

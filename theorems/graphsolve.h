@@ -1,6 +1,7 @@
 /*
 ** graphsolve.h: exact Strings-and-Coins solver on any small graph (coins
 ** of any degree, junctions, ground strings): scoring play and Nimstring.
+** Internal to libdab: not installed (the public API is capi/dab.h).
 ** See Copyright Notice in README.md
 */
 #ifndef DAB_GRAPHSOLVE_H

@@ -1,6 +1,7 @@
 /*
 ** sle.h: simple loony endgames (SLE): the exact value recursion, the
 ** controlled value, Buzzard-Ciere / Allcock / BoxesZero rules, nimbers.
+** Internal to libdab: not installed (the public API is capi/dab.h).
 ** See Copyright Notice in README.md
 */
 #ifndef DAB_SLE_H

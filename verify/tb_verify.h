@@ -1,6 +1,7 @@
 /*
 ** tb_verify.h: re-deriving every stored value of a tablebase from its
 ** successors, layer by layer (the `dab verify` tool).
+** Internal to libdab: not installed (the public API is capi/dab.h).
 ** See Copyright Notice in README.md
 */
 #ifndef DAB_TB_VERIFY_H

@@ -1,6 +1,7 @@
 /*
 ** thm_check.h: the endgame-theorem checker: every claim of the spec,
 ** tested exhaustively against theory-free exact solvers, levels 0-5.
+** Internal to libdab: not installed (the public API is capi/dab.h).
 ** See Copyright Notice in README.md
 */
 #ifndef DAB_THM_CHECK_H

@@ -67,7 +67,7 @@ class _OracleOpts(ctypes.Structure):
 
 
 # Every struct this module mirrors, with its C name: _check_abi compares
-# each against the library's own layout (oracle/abi.h) when it loads.
+# each against the library's own layout (capi/abi.h) when it loads.
 _MIRRORED = ((_Err, "dab_err"), (_Coverage, "dabtb_coverage"), (_OracleOpts, "dab_oracle_opts"))
 
 

@@ -1,5 +1,5 @@
 """dab.batch: many games at once as numpy arrays, stepped, observed and
-labelled in C (oracle/vec.h), one call per batch.
+labelled in C (capi/vec.h), one call per batch.
 
     batch = dab.Game(3, 3).new_states(100_000)
     while not batch.is_terminal().all():
@@ -28,7 +28,7 @@ def _p(a):
 
 
 class States:
-    """n states of one game held as numpy arrays (oracle/vec.h's layout):
+    """n states of one game held as numpy arrays (capi/vec.h's layout):
 
         lines, by1, box1   uint64 (n,)  lines drawn, lines player 1 drew,
                                         boxes player 1 owns (bit masks)

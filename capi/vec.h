@@ -10,6 +10,7 @@
 #include <stdint.h>
 #include "game/board.h"
 #include "oracle/oracle.h"
+#include "game/dabapi.h"
 
 /*
 ** A batch of n games on one board of at most 64 lines is held by the
@@ -37,11 +38,11 @@ typedef struct dab_vec dab_vec;
 /* Makes the geometry of rows x cols.  RETURN: DAB_OK and *out; DAB_EBOARD
 ** for a board of more than 64 lines or a side outside 1..DAB_MAX_SIDE;
 ** DAB_ENOMEM. */
-dab_status dab_vec_new(int rows, int cols, dab_vec **out, dab_err *err);
-void dab_vec_free(dab_vec *v);
+DAB_API dab_status dab_vec_new(int rows, int cols, dab_vec **out, dab_err *err);
+DAB_API void dab_vec_free(dab_vec *v);
 
 /* The geometry (for the line and box numbering). */
-const dab_geom *dab_vec_geom(const dab_vec *v);
+DAB_API const dab_geom *dab_vec_geom(const dab_vec *v);
 
 /*
 ** Plays action[i] in state i for every i < n with action[i] >= 0 (a
@@ -51,20 +52,20 @@ const dab_geom *dab_vec_geom(const dab_vec *v);
 ** beyond the board or already drawn; then no state has changed (the
 ** actions are checked before any is played).
 */
-dab_status dab_vec_step(const dab_vec *v, size_t n, uint64_t *lines, uint64_t *by1,
-                        uint64_t *box1, int16_t *score, int8_t *to_move, const int64_t *action,
-                        int8_t *reward, dab_err *err);
+DAB_API dab_status dab_vec_step(const dab_vec *v, size_t n, uint64_t *lines, uint64_t *by1,
+                                uint64_t *box1, int16_t *score, int8_t *to_move, const int64_t *action,
+                                int8_t *reward, dab_err *err);
 
 /* legal[i * nlines + m] = 1 when line m is undrawn in state i, else 0. */
-void dab_vec_legal(const dab_vec *v, size_t n, const uint64_t *lines, uint8_t *legal);
+DAB_API void dab_vec_legal(const dab_vec *v, size_t n, const uint64_t *lines, uint8_t *legal);
 
 /*
 ** One undrawn line per state, uniformly at random, from a generator
 ** seeded by (seed, i): action[i] = -1 where every line is drawn.
 ** Reproducible whatever the batch is split into, for one (seed, i).
 */
-void dab_vec_random_moves(const dab_vec *v, size_t n, const uint64_t *lines, uint64_t seed,
-                          int64_t *action);
+DAB_API void dab_vec_random_moves(const dab_vec *v, size_t n, const uint64_t *lines, uint64_t seed,
+                                  int64_t *action);
 
 /*
 ** Observation tensors of n states into out (float32, zeroed here first).
@@ -82,11 +83,11 @@ void dab_vec_random_moves(const dab_vec *v, size_t n, const uint64_t *lines, uin
 ** RETURN: the floats written per state, or -1 for an unknown layout.
 */
 enum { DAB_VEC_OPENSPIEL = 0, DAB_VEC_PLANES = 1 };
-long dab_vec_observe(const dab_vec *v, int layout, size_t n, const uint64_t *lines,
-                     const uint64_t *by1, const uint64_t *box1, const int8_t *pov, float *out);
+DAB_API long dab_vec_observe(const dab_vec *v, int layout, size_t n, const uint64_t *lines,
+                             const uint64_t *by1, const uint64_t *box1, const int8_t *pov, float *out);
 
 /* Floats per state of a layout (as dab_vec_observe returns), or -1. */
-long dab_vec_observe_size(const dab_vec *v, int layout);
+DAB_API long dab_vec_observe_size(const dab_vec *v, int layout);
 
 /* ---- Labels through an oracle (oracle/oracle.h) of the same board ------ */
 
@@ -97,8 +98,8 @@ long dab_vec_observe_size(const dab_vec *v, int layout);
 ** RETURN: DAB_OK; DAB_EBOARD when the oracle is for another board; the
 ** oracle's other errors (DAB_EINPUT for lines beyond the board...).
 */
-dab_status dab_vec_values(const dab_oracle *o, const dab_vec *v, size_t n, const uint64_t *lines,
-                          int8_t *lo, int8_t *hi, dab_err *err);
+DAB_API dab_status dab_vec_values(const dab_oracle *o, const dab_vec *v, size_t n, const uint64_t *lines,
+                                  int8_t *lo, int8_t *hi, dab_err *err);
 
 /*
 ** The value of every move: out[i * nlines + m] = the value of line m for
@@ -108,8 +109,8 @@ dab_status dab_vec_values(const dab_oracle *o, const dab_vec *v, size_t n, const
 ** RETURN: as dab_vec_values.
 */
 #define DAB_VEC_NONE (-128)
-dab_status dab_vec_move_values(const dab_oracle *o, const dab_vec *v, size_t n,
-                               const uint64_t *lines, int8_t *out, uint8_t *exact, dab_err *err);
+DAB_API dab_status dab_vec_move_values(const dab_oracle *o, const dab_vec *v, size_t n,
+                                       const uint64_t *lines, int8_t *out, uint8_t *exact, dab_err *err);
 
 /*
 ** Win/draw/loss: result[i] = 1, 0 or -1, the best the mover of state i
@@ -118,7 +119,7 @@ dab_status dab_vec_move_values(const dab_oracle *o, const dab_vec *v, size_t n,
 ** a node limit stopped gets result DAB_VEC_NONE and no keep.
 ** RETURN: as dab_vec_values.
 */
-dab_status dab_vec_wdl(const dab_oracle *o, const dab_vec *v, size_t n, const uint64_t *lines,
-                       const int16_t *diff, int8_t *result, uint8_t *keep, dab_err *err);
+DAB_API dab_status dab_vec_wdl(const dab_oracle *o, const dab_vec *v, size_t n, const uint64_t *lines,
+                               const int16_t *diff, int8_t *result, uint8_t *keep, dab_err *err);
 
 #endif

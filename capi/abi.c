@@ -2,7 +2,7 @@
 ** abi.c: the field tables behind abi.h, built with offsetof.
 ** See Copyright Notice in README.md
 */
-#include "oracle/abi.h"
+#include "capi/abi.h"
 
 #include <string.h>
 #include "game/err.h"

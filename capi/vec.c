@@ -3,7 +3,7 @@
 ** and oracle labels over arrays of states (vec.h).
 ** See Copyright Notice in README.md
 */
-#include "oracle/vec.h"
+#include "capi/vec.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -8,6 +8,7 @@
 
 #include <stdint.h>
 #include "game/board.h"
+#include "game/dabapi.h"
 
 /*
 ** A dab_capi_player owns everything a player needs: its board, a player
@@ -27,12 +28,12 @@ typedef struct dab_capi_player dab_capi_player;
 ** without an oracle, a model trained on another board...); DAB_EIO for a
 ** model file that cannot be read; DAB_ENOMEM.  On error *out is NULL.
 */
-dab_status dab_capi_player_new(const char *spec, int rows, int cols, const char *tb_dir, uint64_t seed,
-                               dab_capi_player **out, dab_err *err);
-void dab_capi_player_free(dab_capi_player *p);
+DAB_API dab_status dab_capi_player_new(const char *spec, int rows, int cols, const char *tb_dir, uint64_t seed,
+                                       dab_capi_player **out, dab_err *err);
+DAB_API void dab_capi_player_free(dab_capi_player *p);
 
 /* The canonical spec, every option spelled out (dab_player_name). */
-const char *dab_capi_player_name(const dab_capi_player *p);
+DAB_API const char *dab_capi_player_name(const dab_capi_player *p);
 
 /*
 ** Chooses a move in the position lines (bit m = line m drawn) with
@@ -43,7 +44,7 @@ const char *dab_capi_player_name(const dab_capi_player *p);
 ** are negative or exceed the completed boxes; DAB_EINTERNAL when the
 ** player returns an illegal line.
 */
-dab_status dab_capi_player_move(dab_capi_player *p, uint64_t lines, int score0, int score1, int to_move,
-                                int *move, dab_err *err);
+DAB_API dab_status dab_capi_player_move(dab_capi_player *p, uint64_t lines, int score0, int score1, int to_move,
+                                        int *move, dab_err *err);
 
 #endif

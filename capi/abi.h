@@ -6,6 +6,7 @@
 #define DAB_ABI_H
 
 #include <stddef.h>
+#include "game/dabapi.h"
 
 /*
 ** Bindings such as python/dab/__init__.py declare C structs by hand (ctypes).  A
@@ -33,9 +34,9 @@
 ** struct's tail padding changes neither; the size assert's comment says
 ** to check.)
 */
-long dab_abi_sizeof(const char *type);
-long dab_abi_offsetof(const char *type, const char *field);
-long dab_abi_fieldsize(const char *type, const char *field);
-const char *dab_abi_fields(const char *type);
+DAB_API long dab_abi_sizeof(const char *type);
+DAB_API long dab_abi_offsetof(const char *type, const char *field);
+DAB_API long dab_abi_fieldsize(const char *type, const char *field);
+DAB_API const char *dab_abi_fields(const char *type);
 
 #endif

@@ -2,7 +2,7 @@
 ** agent_capi.c: player specs with plain arguments (agent_capi.h).
 ** See Copyright Notice in README.md
 */
-#include "agents/agent_capi.h"
+#include "capi/agent_capi.h"
 
 #include <stdlib.h>
 #include "agents/agent.h"
