@@ -26,6 +26,9 @@ if ((${#missing[@]})); then
 fi
 
 make -j"${JOBS:-$(nproc)}" "$@"
+
+# The Python checks' venv, .venv/ (python/mkvenv.sh).
+if [ $# = 0 ]; then python/mkvenv.sh; fi
 # A plain build also makes the Open MPI binary for `dab build --mpi`
 # (build-mpi/bin/dab; bin/dab itself needs no MPI library).
 if [ $# = 0 ] && command -v mpicc >/dev/null; then

@@ -62,6 +62,18 @@ export DAB_BIN="$PWD/${bin:-bin}/dab" DAB_LIB="$PWD/${b:-build}/libdab.so"
 # the fuzz smoke run: 3 s a harness in the edit-test loop, 8 s in the full suite
 ((quick)) && export FUZZ_SMOKE_SECONDS=${FUZZ_SMOKE_SECONDS:-3}
 
+# pytest over python/tests, its summary as "pytest: N passed, M failed".
+python_tests_pytest() {
+  local out rc sum p f
+  out=$(.venv/bin/python -m pytest -q -rs -p no:cacheprovider python/tests 2>&1); rc=$?
+  printf '%s\n' "$out" | grep -E '^(FAILED|ERROR|SKIPPED)' | head -n 40
+  sum=$(printf '%s\n' "$out" | tail -n 1)
+  p=$(grep -oE '[0-9]+ passed' <<<"$sum" | grep -oE '[0-9]+' || echo 0)
+  f=$(( $(grep -oE '[0-9]+ failed' <<<"$sum" | grep -oE '[0-9]+' || echo 0) + $(grep -oE '[0-9]+ errors?' <<<"$sum" | grep -oE '[0-9]+' || echo 0) ))
+  ((rc != 0 && f == 0)) && { printf '%s\n' "$out" | tail -n 20; f=1; }
+  echo "pytest: $p passed, $f failed"
+}
+
 passed=0 failed=0
 run_one() {  # name, command...
   local name=$1; shift
@@ -102,9 +114,22 @@ if ((!san)); then
   for s in tests/test_*.sh; do
     [ -f "$s" ] && ! skip "$(basename "$s")" && run_one "$(basename "$s")" bash "$s"
   done
-  for p in python/test_*.py; do
-    [ -f "$p" ] && ((!quick)) && run_one "$(basename "$p")" /usr/bin/python3 "$p"
-  done
+  # The Python tests, with pytest from .venv/ (python/mkvenv.sh makes it
+  # with the pinned PyPI packages): python/tests/, which also runs each
+  # python/test_*.py script under /usr/bin/python3.  pytest's summary
+  # becomes this runner's "pytest: N passed, M failed" (skips are listed
+  # with their reasons, and count as neither).
+  if ((!quick)); then
+    python/mkvenv.sh
+    if [ -x .venv/bin/python ] && .venv/bin/python -c 'import pytest' 2>/dev/null; then
+      run_one pytest python_tests_pytest
+    else
+      echo "pytest: .venv/ has no pytest (PyPI unreachable?): running the script tests alone; the ecosystem tests did not run"
+      for p in python/test_*.py; do
+        [ -f "$p" ] && run_one "$(basename "$p")" /usr/bin/python3 "$p"
+      done
+    fi
+  fi
 fi
 echo "$passed passed, $failed failed"
 ((failed == 0))
