@@ -243,18 +243,18 @@ class _Exact:
         """(dab.State of the position, margin) for a pyspiel state: the
         lines, score and player to move (the history is not needed)."""
         rows, cols, margin, lines, score, player = _read(state, self._board)
-        key = (rows, cols, margin)
-        g = self._games.get(key)
+        g = self._game(rows, cols)
+        return State(g, lines, 0, 0, score, player if player >= 0 else 0), margin
+
+    def _game(self, rows, cols):
+        g = self._games.get((rows, cols))
         if g is None:
-            g = self._games[key] = _dab_game(rows, cols, margin, **self._opts)
-        s = State(g, lines, 0, 0, score, player if player >= 0 else 0)
-        return s, margin
+            g = self._games[(rows, cols)] = _dab_game(rows, cols, True, **self._opts)
+        return g
 
     def oracle(self, rows, cols):
         """The dab.Oracle this uses for a board (opened on first use)."""
-        key = (rows, cols, False)
-        g = self._games.get(key) or self._games.setdefault(key, _dab_game(rows, cols, False, **self._opts))
-        return g.oracle()
+        return self._game(rows, cols).oracle()
 
 
 def _best(mv):
@@ -299,6 +299,7 @@ def _make_bot_class():
             self.last_exact = True
 
         _dab = _Exact._dab
+        _game = _Exact._game
         oracle = _Exact.oracle
 
         def optimal_moves(self, state):
@@ -389,6 +390,7 @@ def _make_evaluator_class():
             self._prior, self._eps = prior, float(eps)
 
         _dab = _Exact._dab
+        _game = _Exact._game
         oracle = _Exact.oracle
 
         def evaluate(self, state):
