@@ -61,7 +61,7 @@ def test_differential(shape, margin):
     r, c = shape
     params = {"num_rows": r, "num_cols": c, "utility_margin": margin}
     pg, dg = pyspiel.load_game("dots_and_boxes", params), dab.load_game("dots_and_boxes", params)
-    assert str(dg).lower() == str(pg).lower()      # pyspiel spells a Python bool True
+    assert str(dg).lower() == str(pg).lower()      # OpenSpiel spells a bool True, dab true
     assert dg.num_distinct_actions() == pg.num_distinct_actions() == nlines(r, c)
     assert dg.observation_tensor_shape() == pg.observation_tensor_shape()
     assert (dg.min_utility(), dg.max_utility(), dg.num_players()) == (
@@ -273,9 +273,12 @@ def test_exact_bot_wdl_game_and_policy():
     assert {m for m, prob in policy if prob > 0} == set(d.best_moves())
     assert abs(sum(prob for _, prob in policy) - 1) < 1e-9
     assert [m for m, _ in bot.get_policy(s)] == s.legal_actions()
-    # two ExactBots: the game ends at the exact value
+    # two ExactBots: the game ends at the exact value (3x3 is worth -3 to the first player)
     returns = pyspiel.evaluate_bots(g.new_initial_state(), [dos.ExactBot(g, seed=1), dos.ExactBot(g, seed=2)], 0)
-    assert returns == [-1.0, 1.0]                   # 3x3 is worth -3 to the first player
+    assert returns == [-1.0, 1.0]
+    gm = ps_game(3, 3, margin=True)
+    returns = pyspiel.evaluate_bots(gm.new_initial_state(), [dos.ExactBot(gm, seed=3), dos.ExactBot(gm, seed=4)], 0)
+    assert returns == [-3.0, 3.0]
 
 
 def test_exact_bot_node_limit():
