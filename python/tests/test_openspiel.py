@@ -207,6 +207,10 @@ def test_convert_dbn_starts():
     with pytest.raises(ValueError, match="start_score"):
         dos.from_pyspiel(p)
     d = dos.from_pyspiel(p, start_score=(0, 1))
+    bot = dos.ExactBot(g)                        # the bot reads any state, a DBN start too
+    assert bot.step(p) in d.best_moves()         # (the moves' values depend on the lines only)
+    v = int(np.sign(d.value()))                  # the box counts for no one in OpenSpiel: 0-0 so far
+    assert list(dos.ExactEvaluator(g).evaluate(p)) == [v, -v]
     assert d.scores() == (0, 1) and d.current_player() == 0 and d.dbn() == p.dbn_string()
     # dab -> pyspiel: a DBN start without a box whose player is the parity of its lines is replayed
     d = dab.State.from_dbn(2, 2, "110000100000", player=1)
