@@ -282,7 +282,8 @@ def _make_bot_class():
         search=None): game, when given, fixes the board (a state of another
         raises ValueError); node_limit bounds each search (0: none; where it
         stops, the move with the best proved lower bound is played and
-        last_exact is False); tb_dir: where tables are looked up first;
+        last_exact is False; without one an early 4x4 or 5x5 position can
+        take minutes or far longer); tb_dir: where tables are looked up first;
         seed: None plays the lowest-numbered optimal move, an int breaks
         ties among optimal moves at random (its own random.Random(seed));
         search: as dab.Game's (None: search only where no table covers the
