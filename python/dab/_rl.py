@@ -10,7 +10,7 @@ RuntimeError.
 import numpy as np
 
 from .game import Game, State
-from .batch import NONE, States
+from .batch import NONE
 from .player import Player
 
 REWARDS = ("boxes", "margin", "wdl")
@@ -130,20 +130,74 @@ def check_action(state, action, who="the action"):
 
 
 class Observer:
-    """Observations and masks of dab.State objects of one game, through a
-    one-state dab.States (the tensors are made in C, as the batches')."""
+    """Observations and masks of dab.State objects of one game, made with
+    a few numpy operations from index maps of the layout (the same tensors
+    as State.observation_tensor and the batches' C code; a test checks)."""
 
     def __init__(self, game, layout, dtype=np.float32):
         self.game, self.layout, self.dtype = game, layout, np.dtype(dtype)
         self.shape = obs_shape(game, layout)
-        self.one = States(game, 1)
-        self.shifts = np.arange(game.nlines, dtype=np.uint64)
+        self.size = int(np.prod(self.shape))
+        g, R, C = game, game.rows, game.cols
+        W = C + 1
+        self.shifts = np.arange(g.nlines, dtype=np.uint64)
+        self.bshifts = np.arange(g.nboxes, dtype=np.uint64)
+        self.box_lines = np.array([[m for m in range(g.nlines) if g.box_mask[b] >> m & 1]
+                                   for b in range(g.nboxes)], dtype=np.int64)
+        line_rc = [(m // C, m % C) if m < g.nhoriz else ((m - g.nhoriz) // W, (m - g.nhoriz) % W)
+                   for m in range(g.nlines)]
+        if layout == "openspiel":
+            self.cellparts = (R + 1) * W * 3           # entries per cell state
+            self.pos_line = np.array([(r * W + c) * 3 + (0 if m < g.nhoriz else 1)
+                                      for m, (r, c) in enumerate(line_rc)], dtype=np.int64)
+            self.pos_box = np.array([((b // C) * W + b % C) * 3 + 2 for b in range(g.nboxes)],
+                                    dtype=np.int64)
+            self.all_pos = np.arange(self.cellparts, dtype=np.int64)
+        else:
+            plane = (R + 1) * W
+            self.pos_line = np.array([(0 if m < g.nhoriz else plane) + r * W + c
+                                      for m, (r, c) in enumerate(line_rc)], dtype=np.int64)
+            self.pos_box = np.array([2 * plane + (b // C) * W + b % C for b in range(g.nboxes)],
+                                    dtype=np.int64)
+            self.plane = plane
+        self._pl, self._pb = self.pos_line.tolist(), self.pos_box.tolist()
+        self._empty = np.zeros(self.size, dtype=self.dtype)
+        if layout == "openspiel":
+            self._empty[:self.cellparts] = 1                 # every part empty
 
     def observe(self, state, pov):
-        b = self.one
-        b.lines[0], b.by1[0], b.box1[0] = state.lines, state.by1, state.box1
-        t = b.observation_tensor(self.layout, player=pov)
-        return t.reshape(self.shape).astype(self.dtype, copy=False)
+        """state's tensor (self.shape, self.dtype); pov: the side whose
+        boxes are plane 2 of "planes" (the openspiel layout has no side).
+        Plain Python over the drawn lines, then one numpy assignment: the
+        fastest way measured for one state."""
+        L, B1, O = state.lines, state.by1, state.box1
+        pl, pb, bm = self._pl, self._pb, self.game.box_mask
+        if self.layout == "openspiel":
+            cp = self.cellparts
+            off, on = [], []
+            for m in range(self.game.nlines):
+                if L >> m & 1:
+                    p = pl[m]
+                    off.append(p)
+                    on.append((2 if B1 >> m & 1 else 1) * cp + p)
+            for b, mk in enumerate(bm):
+                if L & mk == mk:
+                    p = pb[b]
+                    off.append(p)
+                    on.append((2 if O >> b & 1 else 1) * cp + p)
+            t = self._empty.copy()
+            t[off] = 0
+            t[on] = 1
+        else:
+            theirs = self.plane if int(pov) == 0 else 0     # plane 3 for boxes of the other side
+            mine = self.plane - theirs
+            on = [pl[m] for m in range(self.game.nlines) if L >> m & 1]
+            for b, mk in enumerate(bm):
+                if L & mk == mk:
+                    on.append(pb[b] + (theirs if O >> b & 1 else mine))
+            t = np.zeros(self.size, dtype=self.dtype)
+            t[on] = 1
+        return t.reshape(self.shape)
 
     def mask(self, state):
         free = np.uint64(self.game.all_lines & ~state.lines)
