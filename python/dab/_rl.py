@@ -250,7 +250,7 @@ def position(game, pos):
         s = pos
     elif isinstance(pos, str):
         try:
-            s = State.from_text(pos, game=game)
+            s = State.from_text(pos)
         except Exception as e:
             raise ValueError("position %r: %s" % (pos, e)) from None
     else:
