@@ -10,7 +10,7 @@ RuntimeError.
 import numpy as np
 
 from .game import Game, State
-from .batch import NONE
+from .batch import NONE, States
 from .player import Player
 
 REWARDS = ("boxes", "margin", "wdl")
@@ -47,9 +47,10 @@ class Opponent:
     "perfect", "az:FILE", "q:FILE"...), a dab.Player, or a callable
     f(dab.State) -> action.
 
-    "random" is drawn from the environment's own numpy generator (the
-    same draw in the single and the vector environment, so that equal
-    seeds give equal games); other specs are a dab.Player, made again
+    "random" draws a seed from the environment's numpy generator for each
+    move and takes dab.States.random_actions(seed) (the same draw in the
+    single and the vector environment, so that equal seeds give equal
+    games; a batch draws once per round for all its games); other specs are a dab.Player, made again
     with a seed from the environment's generator on each seeded reset.
     """
 
@@ -57,6 +58,7 @@ class Opponent:
         self.spec, self.game = spec, game
         self.player = None
         self.fn = None
+        self._one = None
         if isinstance(spec, str):
             if spec.strip().lower() != "random":
                 self.player = self._make(spec, seed)
@@ -96,14 +98,15 @@ class Opponent:
             return check_action(state, a, who="the opponent")
         if self.player is not None:
             return self.player.move_lines(state.lines, state.score, state.player)
-        return random_line(state.game, state.lines, rng.random())
+        if self._one is None:
+            self._one = States(self.game, 1)
+        self._one.lines[0] = state.lines
+        return int(self._one.random_actions(draw_seed(rng))[0])
 
 
-def random_line(game, lines, u):
-    """The k-th free line, k = floor(u * free lines) (the draw DabVectorEnv
-    makes for a batch)."""
-    free = [m for m in range(game.nlines) if not lines >> m & 1]
-    return free[int(u * len(free))]
+def draw_seed(rng):
+    """The seed of one round of random moves (dab.States.random_actions)."""
+    return int(rng.integers(2 ** 63))
 
 
 def check_action(state, action, who="the action"):

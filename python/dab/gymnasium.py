@@ -151,7 +151,7 @@ class DabEnv(gymnasium.Env):
 class DabVectorEnv(VectorEnv):
     """num_envs games of DabEnv held in one dab.States batch: the agents'
     moves of all games are one C call, a "random" opponent's replies one C
-    call per round (other opponents: one dab.Player call per game that
+    call per round of replies (other opponents: one dab.Player call per game that
     needs a reply), observations and masks one C call each.  Autoreset as
     gymnasium's default (AutoresetMode.NEXT_STEP: the step after a game
     ends resets it and ignores its action) or SAME_STEP (the reset
@@ -214,14 +214,11 @@ class DabVectorEnv(VectorEnv):
             opp = active & (b.lines != self._all) & (b.to_move != self.side)
             if not opp.any():
                 return
-            acts = np.full(self.num_envs, -1, dtype=np.int64)
             if self.opponent.is_random:
-                mask = b.legal_actions_mask()
-                u = self.np_random.random(self.num_envs)
-                k = np.floor(u * mask.sum(axis=1)).astype(np.int64)
-                pick = np.argmax(np.cumsum(mask, axis=1) > k[:, None], axis=1)
-                acts[opp] = pick[opp]
+                acts = b.random_actions(_rl.draw_seed(self.np_random))   # one C call for the batch
+                acts[~opp] = -1
             else:
+                acts = np.full(self.num_envs, -1, dtype=np.int64)
                 for i in np.flatnonzero(opp):
                     acts[i] = self.opponent.move(b.state(i), self.np_random)
             b.apply_actions(acts)
