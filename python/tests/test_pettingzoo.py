@@ -53,18 +53,33 @@ def test_api_test(kw):
 
 
 def test_observer_matches_state_tensors():
+    """The environments' tensors (updated line by line along a game, made
+    anew for an unrelated state) equal State.observation_tensor."""
     rng = np.random.default_rng(3)
     for rows, cols in ((1, 1), (2, 3), (3, 3), (5, 5), (4, 6)):
         g = dab.Game(rows, cols)
         for layout in ("openspiel", "planes"):
             ob = _rl.Observer(g, layout)
-            for _ in range(40):
+            for k in range(12):
                 s = g.new_initial_state()
-                for _ in range(rng.integers(g.nlines + 1)):
+                if k % 3 == 2:                   # a start without history: lines player 0's
+                    for _ in range(rng.integers(g.nlines)):
+                        s.apply_action(int(rng.choice(s.legal_actions())))
+                    done = bin(g.completed(s.lines)).count("1")
+                    a = int(rng.integers(done + 1))
+                    s = dab.State.from_dbn(rows, cols, s.dbn(), score=(a, done - a), game=g)
+                while True:
+                    for pov in ((0, 1) if k % 2 else (1,)):
+                        want = s.observation_tensor(pov, layout=layout)
+                        got = ob.observe(s, pov)
+                        assert got.shape == tuple(g.observation_tensor_shape(layout))
+                        assert np.array_equal(got.reshape(-1), want), (rows, cols, layout, s)
+                    if s.is_terminal() or rng.random() < 0.05:
+                        break
                     s.apply_action(int(rng.choice(s.legal_actions())))
-                for pov in (0, 1):
-                    want = s.observation_tensor(pov, layout=layout)
-                    assert np.array_equal(ob.observe(s, pov).reshape(-1), want), (rows, cols, layout)
+            t = ob.observe(s, 0)
+            t[...] = 7                           # a returned tensor is the caller's own
+            assert np.array_equal(ob.observe(s, 0).reshape(-1), s.observation_tensor(0, layout=layout))
 
 
 @pytest.mark.parametrize("reward", ["boxes", "margin", "wdl"])
