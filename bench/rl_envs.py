@@ -4,11 +4,13 @@ Gymnasium environments (docs/python.md), with and without exact labels,
 and of DabVectorEnv against gymnasium's SyncVectorEnv over DabEnv; the
 baseline is OpenSpiel's dots_and_boxes (pyspiel) stepped from Python.
 
-    .venv/bin/python bench/rl_envs.py [--seconds S]
+    .venv/bin/python bench/rl_envs.py [--seconds S] [--repeats K]
 
 Every row plays random legal moves (drawn from the action mask) for about
-S seconds (default 2) and counts env.step calls (vector rows: games
-stepped, num_envs per call).  A Gymnasium step includes the opponent's
+S seconds (default 1), K times (default 3), and counts env.step calls
+(vector rows: games stepped, num_envs per call): the median and range of
+steps per wall second, and the median per CPU second of the process (the
+fairer figure on a loaded machine).  A Gymnasium step includes the opponent's
 replies.  5x5 with exact labels starts each game from a position with 45
 of the 60 lines drawn (random moves), where the search is quick; labels of
 earlier 5x5 positions can take much longer.  Prints the table, the wall
@@ -35,13 +37,14 @@ from dab.pettingzoo import env as pz_env          # noqa: E402
 
 
 def timed(seconds, run_one):
-    """Calls run_one() (which returns steps) until seconds pass: steps/s."""
-    steps, t0 = 0, time.perf_counter()
+    """Calls run_one() (which returns steps) until seconds pass: (steps per
+    wall second, steps per CPU second of this process)."""
+    steps, t0, c0 = 0, time.perf_counter(), time.process_time()
     while True:
         steps += run_one()
         dt = time.perf_counter() - t0
         if dt >= seconds:
-            return steps / dt, steps
+            return steps / dt, steps / max(time.process_time() - c0, 1e-9)
 
 
 def pyspiel_row(rows, cols, seconds, observe=False):
@@ -138,7 +141,8 @@ def git_commit():
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--seconds", type=float, default=2.0, help="per row (default 2)")
+    ap.add_argument("--seconds", type=float, default=1.0, help="per run of a row (default 1)")
+    ap.add_argument("--repeats", type=int, default=3, help="runs of each row (default 3)")
     ap.add_argument("--num-envs", type=int, default=256, help="vector rows (default 256)")
     args = ap.parse_args()
     S, N = args.seconds, args.num_envs
@@ -146,9 +150,18 @@ def main():
     rows = []
 
     def row(name, board, fn, *a, **kw):
-        sps, steps = fn(*a, **kw)
-        rows.append((name, board, sps, steps))
-        print("  %-58s %-4s %12.0f steps/s" % (name, board, sps), flush=True)
+        runs = []
+        for _ in range(args.repeats):
+            if callable(a[0]) and not isinstance(a[0], int):        # a factory: a fresh env each run
+                runs.append(fn(a[0](), *a[1:], **kw))
+            else:
+                runs.append(fn(*a, **kw))
+        wall = sorted(r[0] for r in runs)
+        cpu = sorted(r[1] for r in runs)
+        med = wall[len(wall) // 2]
+        rows.append((name, board, med, wall[0], wall[-1], cpu[len(cpu) // 2]))
+        print("  %-58s %-4s %12.0f steps/s [%.0f-%.0f], %12.0f per CPU s" % (
+            name, board, med, wall[0], wall[-1], cpu[len(cpu) // 2]), flush=True)
 
     print("dab %s, %s, Python %s, numpy %s" % (git_commit(), platform.machine(), platform.python_version(),
                                               np.__version__))
@@ -168,21 +181,25 @@ def main():
         else:
             row("Gymnasium DabEnv, exact labels, from 45 of 60 lines", b, gym_row, r, c, S, exact=True,
                 start=45)
+        sync = __import__("gymnasium").vector.SyncVectorEnv
         row("SyncVectorEnv(%d x DabEnv) vs random" % N, b, vec_row,
-            __import__("gymnasium").vector.SyncVectorEnv([lambda: dg.DabEnv(r, c) for _ in range(N)]), S)
-        row("DabVectorEnv(%d) vs random" % N, b, vec_row, dg.DabVectorEnv(N, r, c), S)
+            lambda: sync([lambda: dg.DabEnv(r, c) for _ in range(N)]), S)
+        row("DabVectorEnv(%d) vs random" % N, b, vec_row, lambda: dg.DabVectorEnv(N, r, c), S)
         if r == 3:
             row("DabVectorEnv(%d) vs random, exact labels" % N, b, vec_row,
-                dg.DabVectorEnv(N, r, c, exact_labels=True), S)
-            row("DabVectorEnv(%d) vs level2" % N, b, vec_row, dg.DabVectorEnv(N, r, c, opponent="level2"), S)
+                lambda: dg.DabVectorEnv(N, r, c, exact_labels=True), S)
+            row("DabVectorEnv(%d) vs level2" % N, b, vec_row,
+                lambda: dg.DabVectorEnv(N, r, c, opponent="level2"), S)
     wall = time.perf_counter() - t0
     rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0
-    base = {b: sps for name, b, sps, _ in rows if name.startswith("pyspiel dots")}
+    base = {b: cpu for name, b, _, _, _, cpu in rows if name.startswith("pyspiel dots")}
     print()
-    print("| environment | board | steps/s | vs pyspiel (first row of the board) |")
-    print("|---|---|---:|---:|")
-    for name, b, sps, _ in rows:
-        print("| %s | %s | %s | %.2fx |" % (name, b, "{:,.0f}".format(sps), sps / base[b]))
+    print("| environment | board | steps/s (wall, median [min-max]) | per CPU s | vs pyspiel (CPU) |")
+    print("|---|---|---:|---:|---:|")
+    for name, b, med, lo, hi, cpu in rows:
+        print("| %s | %s | %s [%s-%s] | %s | %.2fx |" % (name, b, "{:,.0f}".format(med), "{:,.0f}".format(lo),
+                                                      "{:,.0f}".format(hi), "{:,.0f}".format(cpu),
+                                                      cpu / base[b]))
     print()
     print("wall %.1f s, peak RSS %.0f MiB" % (wall, rss))
 
