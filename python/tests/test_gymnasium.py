@@ -227,3 +227,39 @@ def test_sync_vector_env_over_the_single_env():
         assert np.array_equal(r, np.concatenate([x[1] for x in outs]))
         assert np.array_equal(term, np.concatenate([x[2] for x in outs]))
         outs = [(x[0], x[-1]) for x in outs]
+
+
+def test_a_trained_agent_as_the_opponent(tmp_path):
+    """q:FILE (a model `dab train q` wrote) opposes in DabEnv, DabVectorEnv
+    and the PettingZoo environment alike."""
+    import os
+    import subprocess
+    dab_bin = os.environ.get("DAB_BIN", "")
+    if not os.path.isfile(dab_bin):
+        pytest.skip("no dab binary at $DAB_BIN (%s): run make" % dab_bin)
+    model = str(tmp_path / "q.model")
+    out = subprocess.run([dab_bin, "train", "q", "--board", "2x2", "--games", "3000", "--grade-games", "4",
+                          "--seed", "1", "--out", model], capture_output=True, text=True)
+    assert out.returncode == 0 and os.path.isfile(model), out.stderr[-300:]
+    spec = "q:" + model
+    rng = np.random.default_rng(0)
+    e = dg.DabEnv(2, 2, opponent=spec, player=None)
+    for seed in range(4):
+        obs, info = e.reset(seed=seed)
+        done = False
+        while not done:
+            obs, r, done, _, info = e.step(first_legal_or_random(rng, info["action_mask"]))
+    v = dg.DabVectorEnv(4, 2, 2, opponent=spec)
+    obs, info = v.reset(seed=0)
+    for _ in range(30):
+        obs, r, term, _, info = v.step(np.array([first_legal_or_random(rng, m) if m.any() else 0
+                                                 for m in info["action_mask"]]))
+    pz = pytest.importorskip("dab.pettingzoo", reason="needs pettingzoo")
+    p = pz.env(2, 2, opponents={"player_1": spec})
+    p.reset(seed=0)
+    for agent in p.agent_iter():
+        o, _, term, trunc, _ = p.last()
+        p.step(None if term else first_legal_or_random(rng, o["action_mask"]))
+    assert p.state.is_terminal()
+    with pytest.raises(ValueError, match="opponent"):
+        dg.DabEnv(3, 3, opponent=spec)            # a 2x2 model on 3x3
