@@ -263,3 +263,15 @@ def test_a_trained_agent_as_the_opponent(tmp_path):
     assert p.state.is_terminal()
     with pytest.raises(ValueError, match="opponent"):
         dg.DabEnv(3, 3, opponent=spec)            # a 2x2 model on 3x3
+
+
+def test_through_make_the_wrappers_keep_the_errors():
+    e = gymnasium.make(dg.ENV_ID, rows=2, cols=2)
+    with pytest.raises(gymnasium.error.ResetNeeded):
+        e.step(0)                                 # OrderEnforcing answers first
+    e.reset(seed=0)
+    with pytest.raises(ValueError, match="beyond"):
+        e.step(99)
+    e.step(0)
+    with pytest.raises(ValueError, match="already drawn"):
+        e.step(0)
