@@ -111,6 +111,10 @@ def draw_seed(rng):
 
 def check_action(state, action, who="the action"):
     """action as an int, or ValueError naming why it is not legal in state."""
+    if type(action) is int or isinstance(action, np.integer):             # the usual case, quickly
+        a = int(action)
+        if 0 <= a < state.game.nlines and not state.lines >> a & 1:
+            return a
     if action is None:
         raise ValueError("%s is None: the player to move must draw a line (None is only for an "
                          "agent whose game has ended)" % who)
