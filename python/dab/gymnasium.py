@@ -17,7 +17,7 @@ try:
     from gymnasium.vector import AutoresetMode, VectorEnv
     from gymnasium.vector.utils import batch_space
 except ImportError as _e:          # pragma: no cover - depends on the interpreter
-    raise ImportError("dab.gymnasium needs the gymnasium package (pip install 'gymnasium>=1.0'; "
+    raise ImportError("dab.gymnasium needs the gymnasium package (pip install 'gymnasium>=1.1'; "
                       "python/requirements-dev.txt pins it): %s" % _e) from _e
 
 import numpy as np
