@@ -61,11 +61,11 @@ static const abi_field probe_result_fields[] = {
 };
 
 /* A size change of a mirrored struct stops the build here: update the
-** table above, python/dab/__init__.py and these numbers together (and check any
+** table above, python/dab/_lib.py and these numbers together (and check any
 ** new field that fits in the old tail padding, which keeps the size). */
-_Static_assert(sizeof(dab_err) == DAB_ERR_LEN, "dab_err changed: update abi.c and python/dab/__init__.py");
-_Static_assert(sizeof(dabtb_coverage) == 64, "dabtb_coverage changed: update abi.c and python/dab/__init__.py");
-_Static_assert(sizeof(dab_oracle_opts) == 128, "dab_oracle_opts changed: update abi.c and python/dab/__init__.py");
+_Static_assert(sizeof(dab_err) == DAB_ERR_LEN, "dab_err changed: update abi.c and python/dab/_lib.py");
+_Static_assert(sizeof(dabtb_coverage) == 64, "dabtb_coverage changed: update abi.c and python/dab/_lib.py");
+_Static_assert(sizeof(dab_oracle_opts) == 128, "dab_oracle_opts changed: update abi.c and python/dab/_lib.py");
 
 #define NF(a) ((int)(sizeof a / sizeof a[0]))
 

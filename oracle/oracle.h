@@ -179,7 +179,7 @@ dab_status dab_oracle_analyze(const dab_oracle *o, const dab_lineset *pos, dab_a
 
 /*
 ** The same two questions for boards of at most 64 lines, with plain
-** arguments (for bindings such as python/dab/__init__.py): pos is a line set, bit
+** arguments (for bindings such as python/dab/_lib.py): pos is a line set, bit
 ** i = line i drawn.  dab_oracle_move_values writes the legal moves in
 ** increasing order to move[], their values to value[] (64 entries each)
 ** and their count to *n.  dab_oracle_parse reads a position text of this
