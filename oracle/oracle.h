@@ -62,6 +62,12 @@ typedef struct dab_oracle_opts {
                                loads DAB_PDB_FILE where the tablebases are found, if
                                there is one (a damaged one is skipped with a warning:
                                never wrong) */
+  bool read_only;           /* this oracle never creates or changes a file, whatever
+                               the environment says: no table built on first use
+                               (a board of up to max_build_free lines is solved in
+                               memory instead), its store read but never written.
+                               false: the process default, read-only mode when
+                               DAB_READONLY is set (dabtb_readonly) */
 } dab_oracle_opts;
 
 enum { DAB_ORACLE_PDB_OFF = 0, DAB_ORACLE_PDB_ON = 1 };

@@ -30,7 +30,8 @@ class _OracleOpts(ctypes.Structure):
                 ("mem_limit", ctypes.c_uint64), ("checkpoint_seconds", ctypes.c_double),
                 ("search_opts", ctypes.c_void_p), ("progress", ctypes.c_void_p),
                 ("progress_ctx", ctypes.c_void_p), ("warn", ctypes.c_void_p),
-                ("warn_ctx", ctypes.c_void_p), ("cancel", ctypes.c_void_p), ("pdb", ctypes.c_int)]
+                ("warn_ctx", ctypes.c_void_p), ("cancel", ctypes.c_void_p), ("pdb", ctypes.c_int),
+                ("read_only", ctypes.c_bool)]
 
 
 # Every struct this module mirrors, with its C name: _check_abi compares
@@ -120,6 +121,7 @@ def _load():
     sig = {
         "dabtb_open": (I, [ctypes.c_char_p, P, ctypes.POINTER(P), E]),
         "dabtb_open_board": (I, [I, I, ctypes.c_char_p, ctypes.POINTER(P), E]),
+        "dabtb_open_board_mode": (I, [I, I, ctypes.c_char_p, ctypes.c_bool, ctypes.POINTER(P), E]),
         "dabtb_close": (None, [P]),
         "dabtb_value": (I, [P, U64, ctypes.POINTER(I), E]),
         "dabtb_value_batch": (I, [P, P, ctypes.c_size_t, P, E]),

@@ -12,7 +12,7 @@ from collections import namedtuple
 
 from ._lib import _Err, _load, _raise
 from .errors import DabBoardError, DabCanceledError, DabInputError
-from .oracle import Oracle
+from .oracle import Oracle, _read_only_arg
 
 TERMINAL = -4          # OpenSpiel's kTerminalPlayerId
 _UTILITIES = ("margin", "wdl")
@@ -58,12 +58,13 @@ class Game:
 
     utility: "margin" (returns are the final box margins, dab's default) or
     "wdl" (+1/0/-1: OpenSpiel's utility_margin=false).  The oracle options
-    (tb_dir, search, node_limit, hash_mb, threads, readonly) are those of
-    dab.Oracle; search=None searches only where no table covers the board.
+    (tb_dir, search, node_limit, hash_mb, threads, read_only; readonly is
+    read_only's deprecated name) are those of dab.Oracle; search=None
+    searches only where no table covers the board.
     """
 
     def __init__(self, rows=2, cols=2, utility="margin", tb_dir=None, search=None, node_limit=0,
-                 hash_mb=None, threads=1, readonly=None):
+                 hash_mb=None, threads=1, readonly=None, read_only=False):
         if utility not in _UTILITIES:
             raise DabInputError(1, "utility %r: expected 'margin' or 'wdl'" % (utility,))
         rows, cols = int(rows), int(cols)
@@ -79,7 +80,8 @@ class Game:
         self.line_boxes = [[b for b in range(self.nboxes) if self.box_mask[b] >> m & 1]
                            for m in range(nlines)]
         self._oracle_opts = dict(tb_dir=tb_dir, search=search, node_limit=node_limit,
-                                 hash_mb=hash_mb, threads=threads, readonly=readonly)
+                                 hash_mb=hash_mb, threads=threads,
+                                 read_only=_read_only_arg(read_only, readonly))
         self._oracle = None
         self._vec = None
 

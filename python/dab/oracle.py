@@ -2,13 +2,24 @@
 oracle/oracle.h): its tablebase file, a table built in memory, or search.
 """
 import ctypes
+import warnings
 
 from ._answers import _Answers, _board, _RESULTS
 from ._lib import _Err, _OracleOpts, _load, _raise
 from .errors import DabInputError
-from .paths import set_readonly
 
 __all__ = ["Oracle"]
+
+
+def _read_only_arg(read_only, readonly):
+    """The handle's read-only flag from read_only= and the deprecated
+    readonly= (True or False; None: not given)."""
+    if readonly is not None:
+        warnings.warn("readonly= is deprecated: read_only= makes this handle read-only (it no "
+                      "longer switches the whole process; dab.set_readonly does)", DeprecationWarning,
+                      stacklevel=3)
+        read_only = read_only or bool(readonly)
+    return bool(read_only)
 
 
 class Oracle(_Answers):
@@ -25,8 +36,13 @@ class Oracle(_Answers):
     ~95 s), so learners usually set one.  threads: search threads a query
     (default 1: a small query answers in ~20 us on one thread and ~70 us on
     two, which cost more to start than they save; 0 = all cores, for a few
-    big queries).  readonly=True/False sets read-only mode for the whole
-    process (set_readonly); None leaves it as it is.  pdb=True: the search
+    big queries).  read_only=True: this oracle never creates or changes a
+    file, whatever the environment says (no table built on first use: a
+    board of up to 24 lines is solved in memory instead; the search's store
+    is read, never written); False (the default) follows the process
+    default, read-only when DAB_READONLY is set (dab.set_readonly).
+    readonly= is its old, deprecated name (it used to switch the whole
+    process).  pdb=True: the search
     uses the pattern database (components.dabpdb beside the tables; exact,
     measured no faster: docs/pdb.md)."""
 
@@ -60,9 +76,8 @@ class Oracle(_Answers):
         return np.array([self.value(int(p)) for p in self._line_sets(positions)], dtype=np.int8)
 
     def __init__(self, board, tb_dir=None, search=False, hash_mb=None, node_limit=0, threads=1,
-                 readonly=None, pdb=False):
-        if readonly is not None:
-            set_readonly(readonly)
+                 readonly=None, pdb=False, read_only=False):
+        read_only = _read_only_arg(read_only, readonly)
         lib = _load()
         self._lib = lib
         rc = _board(str(board))
@@ -73,6 +88,8 @@ class Oracle(_Answers):
         opts = _OracleOpts(tb_dir.encode() if tb_dir else None, 0, threads, bool(search),
                            int(hash_mb or 0) << 20, int(node_limit))
         opts.pdb = 1 if pdb else 0
+        opts.read_only = read_only
+        self.read_only = read_only
         h, err = ctypes.c_void_p(), _Err()
         st = lib.dab_oracle_open(self.rows, self.cols, ctypes.byref(opts), ctypes.byref(h),
                                  ctypes.byref(err))

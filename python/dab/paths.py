@@ -10,12 +10,15 @@ __all__ = ["set_readonly", "readonly", "where"]
 
 
 def set_readonly(on=True):
-    """Read-only mode for this process (and the programs it starts): no
+    """The process-wide default of read-only mode, for every handle that
+    does not say (and the Players and programs this process starts): no
     query creates or changes a file.  Tables are then never built on first
     use (an oracle of a board of up to 24 lines solves it in memory
-    instead) and no store is written; a refused write raises DabError
-    naming DAB_READONLY.  The same as DAB_READONLY=1 in the environment
-    (the library reads it there) or `dab --read-only`."""
+    instead) and no store is written; a refused write raises DabIOError
+    naming DAB_READONLY.  It sets DAB_READONLY in os.environ, which the
+    library reads: the same as DAB_READONLY=1 in the environment or `dab
+    --read-only`.  To make one handle read-only, leaving the others free
+    to write, pass read_only=True to Oracle, Tablebase or Game instead."""
     if on:
         os.environ["DAB_READONLY"] = "1"
     else:
@@ -23,7 +26,9 @@ def set_readonly(on=True):
 
 
 def readonly():
-    """True in read-only mode (set_readonly, or DAB_READONLY=1)."""
+    """True when the process default is read-only (set_readonly, or
+    DAB_READONLY=1); a handle opened with read_only=True is read-only
+    whatever this says."""
     return bool(_load().dabtb_readonly())
 
 

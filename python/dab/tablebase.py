@@ -12,12 +12,20 @@ __all__ = ["Tablebase", "build"]
 
 
 class Tablebase(_Answers):
-    """An open tablebase file (read-only; usable from many threads)."""
+    """An open tablebase file (usable from many threads).
+
+    path_or_board: a file, or a board ("3x3") found on the search path
+    (tb_dir first, docs/python.md); a board of up to 24 lines with no file
+    yet is built there on first use, unless read_only=True or the process
+    is in read-only mode (DAB_READONLY): then it raises DabIOError and
+    writes nothing.  The file itself is only ever read.
+    RAISES: DabInputError (a ValueError) for a path that names no file or
+    not a tablebase; DabIOError, DabBoardError, DabCorruptError."""
 
     _calls = {"close": "dabtb_close", "parse": "dabtb_parse", "value": "dabtb_value",
               "move_values": "dabtb_move_values"}
 
-    def __init__(self, path_or_board, tb_dir=None):
+    def __init__(self, path_or_board, tb_dir=None, read_only=False):
         lib = _load()
         self._lib = lib
         self._h = ctypes.c_void_p()
@@ -26,13 +34,14 @@ class Tablebase(_Answers):
         board = _board(name.replace(".dab", ""))
         if not os.path.exists(name) and "/" not in name and board:
             rows, cols = board
-            st = lib.dabtb_open_board(rows, cols, tb_dir.encode() if tb_dir else None,
-                                      ctypes.byref(self._h), ctypes.byref(err))
+            st = lib.dabtb_open_board_mode(rows, cols, tb_dir.encode() if tb_dir else None,
+                                           bool(read_only), ctypes.byref(self._h), ctypes.byref(err))
         else:
             st = lib.dabtb_open(name.encode(), None, ctypes.byref(self._h), ctypes.byref(err))
         if st:
             self._h = None
             _raise(st, err)
+        self.read_only = bool(read_only)
         cov = _Coverage()
         lib.dabtb_get_coverage(self._h, ctypes.byref(cov))
         self.rows, self.cols, self.nlines = cov.rows, cov.cols, cov.nlines
