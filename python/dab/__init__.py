@@ -3,7 +3,7 @@ exact labels on any state, batches of games, every player, tablebases and
 the oracle, through ctypes on libdab.so.
 
     import dab
-    game = dab.Game(3, 3)                      # utility="margin" or "wdl"
+    game = dab.Game(3, 3)                      # returns win/draw/loss; utility="margin": margins
     state = game.new_initial_state()
     state.apply_action(state.legal_actions()[0])
     state.observation_tensor()                 # OpenSpiel's [3, (R+1)(C+1), 3]

@@ -16,6 +16,11 @@ from .oracle import Oracle, _read_only_arg
 
 TERMINAL = -4          # OpenSpiel's kTerminalPlayerId
 _UTILITIES = ("margin", "wdl")
+# The one default utility of Game, load_game, State.from_dbn and from_text:
+# OpenSpiel's (utility_margin=false), so a program written for pyspiel gets
+# the same returns.  The margin stays one argument away (utility="margin"),
+# and the labels (value, move_values) are margins either way.
+DEFAULT_UTILITY = "wdl"
 _RESULT_NAME = {1: "win", 0: "draw", -1: "loss"}
 
 WDL = namedtuple("WDL", "result keep exact")
@@ -56,14 +61,17 @@ def _sign(x):
 class Game:
     """Dots-and-Boxes on rows x cols boxes (at most 64 lines: up to 5x5).
 
-    utility: "margin" (returns are the final box margins, dab's default) or
-    "wdl" (+1/0/-1: OpenSpiel's utility_margin=false).  The oracle options
+    utility: what returns() and rewards() give at the end: "wdl" (the
+    default, DEFAULT_UTILITY, as OpenSpiel's utility_margin=false and
+    load_game: +1/0/-1 for a win, draw or loss) or "margin" (the final box
+    margin, utility_margin=true).  The labels (State.value, move_values)
+    are box margins in both.  The oracle options
     (tb_dir, search, node_limit, hash_mb, threads, read_only; readonly is
     read_only's deprecated name) are those of dab.Oracle; search=None
     searches only where no table covers the board.
     """
 
-    def __init__(self, rows=2, cols=2, utility="margin", tb_dir=None, search=None, node_limit=0,
+    def __init__(self, rows=2, cols=2, utility=DEFAULT_UTILITY, tb_dir=None, search=None, node_limit=0,
                  hash_mb=None, threads=1, readonly=None, read_only=False):
         if utility not in _UTILITIES:
             raise DabInputError(1, "utility %r: expected 'margin' or 'wdl'" % (utility,))
@@ -196,8 +204,9 @@ _GAME_RE = re.compile(r"^\s*dots_and_boxes\s*(?:\((.*)\))?\s*$")
 def load_game(name, params=None):
     """OpenSpiel's entry point: load_game("dots_and_boxes", {"num_rows": 2,
     "num_cols": 3, "utility_margin": True}) or load_game(
-    "dots_and_boxes(num_rows=2,num_cols=3)").  Defaults are OpenSpiel's:
-    2x2 and utility_margin=False (win/draw/loss)."""
+    "dots_and_boxes(num_rows=2,num_cols=3)").  Defaults are OpenSpiel's
+    and Game's: 2x2 and utility_margin=False (win/draw/loss,
+    DEFAULT_UTILITY)."""
     m = _GAME_RE.match(name)
     if not m:
         raise DabInputError(1, "game %r: dab plays only dots_and_boxes" % (name,))
@@ -237,14 +246,14 @@ class State:
 
     # ---- construction ---------------------------------------------------
     @classmethod
-    def from_dbn(cls, rows, cols, dbn, score=None, player=0, utility="margin", game=None):
+    def from_dbn(cls, rows, cols, dbn, score=None, player=0, utility=DEFAULT_UTILITY, game=None):
         """A state from a DBN (one 0/1 per line, OpenSpiel's DbnString, with
         or without "RxC:").  A DBN carries no score: give score=(a, b), the
         boxes of players 0 and 1, whenever a box is complete (a + b must be
         the complete boxes), and the player to move.  Who drew each line is
         unknown: in the OpenSpiel tensor such lines count as player 0's, and
         the complete boxes, in box order, as player 0's first score[0], then
-        player 1's."""
+        player 1's.  utility is that of the Game made when game is None."""
         game = game or Game(rows, cols, utility)
         if (game.rows, game.cols) != (rows, cols):
             raise DabInputError(1, "game is %dx%d, the DBN's board %dx%d" % (game.rows, game.cols, rows, cols))
@@ -268,7 +277,7 @@ class State:
         return s
 
     @classmethod
-    def from_text(cls, text, score=None, player=None, utility="margin", game=None):
+    def from_text(cls, text, score=None, player=None, utility=DEFAULT_UTILITY, game=None):
         """A state from dab's position text: "RxC" (empty), "RxC@m1,m2,..."
         (moves played from the empty board: the full history, so score and
         player follow) or "RxC:DBN" (as from_dbn: score and player given
