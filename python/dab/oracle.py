@@ -31,9 +31,9 @@ class Oracle(_Answers):
     of one game get cheaper as it goes; hash_mb=None (the default) sizes it
     by each query's free lines and node_limit and grows it when a later
     query needs more, hash_mb=N fixes it at N MiB.  A query that needs
-    more than node_limit nodes (0 = no limit) raises DabError with status
-    6; early positions of big boards can take minutes (4x4's empty board
-    ~95 s), so learners usually set one.  threads: search threads a query
+    more than node_limit nodes (0 = no limit) raises DabCanceledError
+    (status 6); early positions of big boards can take minutes (4x4's
+    empty board ~95 s), so learners usually set one.  threads: search threads a query
     (default 1: a small query answers in ~20 us on one thread and ~70 us on
     two, which cost more to start than they save; 0 = all cores, for a few
     big queries).  read_only=True: this oracle never creates or changes a
@@ -42,9 +42,16 @@ class Oracle(_Answers):
     is read, never written); False (the default) follows the process
     default, read-only when DAB_READONLY is set (dab.set_readonly).
     readonly= is its old, deprecated name (it used to switch the whole
-    process).  pdb=True: the search
-    uses the pattern database (components.dabpdb beside the tables; exact,
-    measured no faster: docs/pdb.md)."""
+    process).  pdb=True: the search uses the pattern database
+    (components.dabpdb beside the tables; exact, measured no faster:
+    docs/pdb.md).
+    RAISES: DabInputError (a ValueError) for a board that is not RxC;
+    DabBoardError (a ValueError) when no source covers the board (search
+    off and no table, or more than 64 lines); DabMemoryError; DabIOError
+    or DabCorruptError for a tablebase file that cannot be used.  Queries
+    raise DabInputError for text that is not a position of this board,
+    TypeError for a position that is neither text nor an int,
+    DabCanceledError past node_limit."""
 
     _calls = {"close": "dab_oracle_close", "parse": "dab_oracle_parse",
               "value": "dab_oracle_value64", "move_values": "dab_oracle_move_values"}
