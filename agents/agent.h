@@ -307,7 +307,7 @@ void dab_grade_values(const dab_grade *gr, double *values);
     "  --filter=F        tree nodes with >= F * root visits as samples, backward (0.25)\n" \
     "  --noise=E --temp-frac=F --value=wdl|margin --prefix=policy|random\n"             \
     "  --eval-per-step=N graded positions per step at each snapshot (10)\n"             \
-    "  --trainer=FILE    python/az_train.py (found beside the program by default)\n") \
+    "  --trainer=FILE    python/dab/az_train.py (found beside the program by default)\n") \
   X(econ, "artificial economy of rule-graph agents (seed paper 000): auctions, curriculum", \
     "  --games N (500000) training games; --full-games=N then, unrestricted (0)\n"      \
     "  --colour=second|first|random  the team's colour (second, as published)\n"       \

@@ -37,7 +37,7 @@
 **   pconv.w [2][F], pconv.b [2], pfc.w [L][2HW], pfc.b [L];
 **   vconv.w [1][F], vconv.b [1], vfc1.w [V][HW], vfc1.b [V],
 **   vfc2.w [1][V], vfc2.b [1].
-** python/az_train.py writes exactly this blob.
+** python/dab/az_train.py writes exactly this blob.
 */
 
 #define DAB_AZ_PLANES 3

@@ -50,7 +50,10 @@ dab_status az_opts_read(az_opts *o, const char *text, size_t n, dab_err *err);
 dab_status az_opts_parse(dab_train_ctx *t, az_opts *o, dab_err *err);
 dab_status az_find_trainer(char *out, size_t cap, dab_err *err);
 
-/* A running `python/az_train.py serve`: torch is imported once per run,
+/* The trainer in a checkout, relative to its root. */
+#define AZ_TRAINER_PATH "python/dab/az_train.py"
+
+/* A running `python/dab/az_train.py serve`: torch is imported once per run,
 ** not once per training pass (2.3 s each). */
 typedef struct az_trainer {
   pid_t pid;         /* -1 when not running */

@@ -1,10 +1,11 @@
 /*
 ** az_train.c: `dab train az`: self-play in C, one PyTorch training pass
-** (python/az_train.py) per iteration, backward training, exact grading.
+** (python/dab/az_train.py) per iteration, backward training, exact grading.
 ** See Copyright Notice in README.md
 */
 #include <errno.h>
 #include <fcntl.h>
+#include <glob.h>
 #include <inttypes.h>
 #include <math.h>
 #include <pthread.h>
@@ -166,8 +167,10 @@ dab_status az_opts_read(az_opts *o, const char *text, size_t n, dab_err *err) {
 
 /* ---- The Python trainer ----------------------------------------------------- */
 
-/* Finds python/az_train.py: opts, $DAB_AZ_TRAINER, then beside the
-** running program (up to three folders up), then ./python. */
+/* Finds the trainer, python/dab/az_train.py: opts, $DAB_AZ_TRAINER, then
+** beside the running program (up to three folders up: a checkout's
+** python/dab/, or the package `make install` put in lib/python3.X/
+** dist-packages/dab/), then ./python/dab. */
 dab_status az_find_trainer(char *out, size_t cap, dab_err *err) {
   if (out[0]) return access(out, R_OK) == 0 ? DAB_OK : dab_fail(err, DAB_EINPUT, "az: cannot read trainer %s", out);
   const char *env = getenv("DAB_AZ_TRAINER");
@@ -183,14 +186,23 @@ dab_status az_find_trainer(char *out, size_t cap, dab_err *err) {
       char *slash = strrchr(exe, '/');
       if (!slash) break;
       *slash = 0;
-      snprintf(out, cap, "%s/python/az_train.py", exe);
+      snprintf(out, cap, "%s/" AZ_TRAINER_PATH, exe);
       if (access(out, R_OK) == 0) return DAB_OK;
+      char pattern[4200];
+      glob_t gl = {0};
+      snprintf(pattern, sizeof pattern, "%s/lib/python3*/*-packages/dab/az_train.py", exe);
+      if (glob(pattern, 0, NULL, &gl) == 0 && gl.gl_pathc) {
+        snprintf(out, cap, "%s", gl.gl_pathv[gl.gl_pathc - 1]);
+        globfree(&gl);
+        return DAB_OK;
+      }
+      globfree(&gl);
     }
   }
-  snprintf(out, cap, "python/az_train.py");
+  snprintf(out, cap, AZ_TRAINER_PATH);
   if (access(out, R_OK) == 0) return DAB_OK;
   out[0] = 0;
-  return dab_fail(err, DAB_EINPUT, "az: python/az_train.py not found (set DAB_AZ_TRAINER or --trainer=FILE)");
+  return dab_fail(err, DAB_EINPUT, "az: " AZ_TRAINER_PATH " not found (set DAB_AZ_TRAINER or --trainer=FILE)");
 }
 
 /* The last non-empty line of the trainer's log: its error, if it died. */

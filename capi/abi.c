@@ -45,6 +45,7 @@ static const abi_field oracle_opts_fields[] = {
     FIELD(dab_oracle_opts, progress),    FIELD(dab_oracle_opts, progress_ctx),
     FIELD(dab_oracle_opts, warn),        FIELD(dab_oracle_opts, warn_ctx),
     FIELD(dab_oracle_opts, cancel),      FIELD(dab_oracle_opts, pdb),
+    FIELD(dab_oracle_opts, read_only),
 };
 
 static const abi_field probe_comp_fields[] = {
@@ -61,11 +62,11 @@ static const abi_field probe_result_fields[] = {
 };
 
 /* A size change of a mirrored struct stops the build here: update the
-** table above, python/dab/__init__.py and these numbers together (and check any
+** table above, python/dab/_lib.py and these numbers together (and check any
 ** new field that fits in the old tail padding, which keeps the size). */
-_Static_assert(sizeof(dab_err) == DAB_ERR_LEN, "dab_err changed: update abi.c and python/dab/__init__.py");
-_Static_assert(sizeof(dabtb_coverage) == 64, "dabtb_coverage changed: update abi.c and python/dab/__init__.py");
-_Static_assert(sizeof(dab_oracle_opts) == 128, "dab_oracle_opts changed: update abi.c and python/dab/__init__.py");
+_Static_assert(sizeof(dab_err) == DAB_ERR_LEN, "dab_err changed: update abi.c and python/dab/_lib.py");
+_Static_assert(sizeof(dabtb_coverage) == 64, "dabtb_coverage changed: update abi.c and python/dab/_lib.py");
+_Static_assert(sizeof(dab_oracle_opts) == 128, "dab_oracle_opts changed: update abi.c and python/dab/_lib.py");
 
 #define NF(a) ((int)(sizeof a / sizeof a[0]))
 
@@ -78,7 +79,7 @@ static const abi_struct abi_structs[] = {
      NF(coverage_fields)},
     {"dab_oracle_opts", sizeof(dab_oracle_opts),
      "tb_dir,max_build_free,threads,search,search_hash,search_node_limit,retro_free,only,store,"
-     "mem_limit,checkpoint_seconds,search_opts,progress,progress_ctx,warn,warn_ctx,cancel,pdb",
+     "mem_limit,checkpoint_seconds,search_opts,progress,progress_ctx,warn,warn_ctx,cancel,pdb,read_only",
      oracle_opts_fields,
      NF(oracle_opts_fields)},
     {"dab_pdb_probe_comp", sizeof(dab_pdb_probe_comp), "first_box,coins,strings,id,nimber,value,flags",

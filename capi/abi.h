@@ -9,7 +9,7 @@
 #include "game/dabapi.h"
 
 /*
-** Bindings such as python/dab/__init__.py declare C structs by hand (ctypes).  A
+** Bindings such as python/dab/_lib.py declare C structs by hand (ctypes).  A
 ** field added on one side only makes the library write past the
 ** binding's buffer.  These calls let a binding check, once at load, that
 ** its copy of each struct has the C field names, order, offsets and size.

@@ -66,7 +66,7 @@ static dabtb *open_tablebase(int rows, int cols, const dab_oracle_opts *opts, da
     }
     return tb;
   }
-  if (dabtb_open_board(rows, cols, opts->tb_dir, &tb, NULL)) return NULL;
+  if (dabtb_open_board_mode(rows, cols, opts->tb_dir, opts->read_only, &tb, NULL)) return NULL;
   return tb;
 }
 
@@ -88,7 +88,7 @@ static dab_status open_dyn(dab_oracle *o, int retro_free, bool search, bool use_
   dab_status st = DAB_OK;
   if (search && use_store && o->opts.store != DAB_ORACLE_STORE_NONE) {
     dab_solvestore_opts so = {.tb_dir = o->opts.tb_dir,
-                              .read_only = o->opts.store != DAB_ORACLE_STORE_WRITE,
+                              .read_only = o->opts.store != DAB_ORACLE_STORE_WRITE || o->opts.read_only,
                               .checkpoint_seconds = o->opts.checkpoint_seconds,
                               .warn = store_warn,
                               .warn_ctx = o};

@@ -72,6 +72,12 @@ typedef struct dab_oracle_opts {
                                loads DAB_PDB_FILE where the tablebases are found, if
                                there is one (a damaged one is skipped with a warning:
                                never wrong) */
+  bool read_only;           /* this oracle never creates or changes a file, whatever
+                               the environment says: no table built on first use
+                               (a board of up to max_build_free lines is solved in
+                               memory instead), its store read but never written.
+                               false: the process default, read-only mode when
+                               DAB_READONLY is set (dabtb_readonly) */
 } dab_oracle_opts;
 
 /*
@@ -184,7 +190,7 @@ DAB_API dab_status dab_oracle_analyze(const dab_oracle *o, const dab_lineset *po
 
 /*
 ** The same two questions for boards of at most 64 lines, with plain
-** arguments (for bindings such as python/dab/__init__.py): pos is a line set, bit
+** arguments (for bindings such as python/dab/_lib.py): pos is a line set, bit
 ** i = line i drawn.  dab_oracle_move_values writes the legal moves in
 ** increasing order to move[], their values to value[] (64 entries each)
 ** and their count to *n.  dab_oracle_parse reads a position text of this

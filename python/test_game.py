@@ -68,7 +68,7 @@ def to_batch(states):
 # ---- Every state of 2x2 and 2x3 against the C engine ---------------------
 ALL = {}
 for rows, cols in ((2, 2), (2, 3)):
-    g = dab.Game(rows, cols)
+    g = dab.Game(rows, cols, utility="margin")
     gw = dab.Game(rows, cols, utility="wdl")
     L = g.nlines
     diff = [0]
@@ -303,13 +303,24 @@ for lay in ("openspiel", "planes"):
     check((tc == tp).all(), "2x3 %s tensors: C equals Python on %d states" % (lay, len(st23)))
 
 # ---- metadata, strings, serialization ----------------------------------------
-g = dab.Game(2, 3)
+g = dab.Game(2, 3, utility="margin")
 check((g.num_distinct_actions(), g.max_game_length(), g.num_players(), g.min_utility(), g.max_utility())
       == (17, 17, 2, -6.0, 6.0), "2x3 metadata (margin)")
 gw = dab.Game(2, 3, utility="wdl")
 check((gw.min_utility(), gw.max_utility()) == (-1.0, 1.0), "2x3 metadata (wdl)")
 og = dab.load_game("dots_and_boxes", {"num_rows": 2, "num_cols": 3})
 check(og.utility == "wdl" and (og.rows, og.cols) == (2, 3), "load_game follows OpenSpiel's defaults")
+# One default utility: Game, load_game, from_dbn and from_text all give
+# OpenSpiel's win/draw/loss unless told otherwise.
+dflt = [dab.Game(2, 3), dab.load_game("dots_and_boxes(num_rows=2,num_cols=3)"),
+        dab.State.from_dbn(2, 3, "0" * 17).game, dab.State.from_text("2x3@0").game]
+check(dab.game.DEFAULT_UTILITY == "wdl" and all(x.utility == "wdl" for x in dflt) and len(set(dflt)) == 1
+      and dflt[0].get_parameters()["utility_margin"] is False and (dflt[0].min_utility(), dflt[0].max_utility())
+      == (-1.0, 1.0), "one default utility, win/draw/loss: %s" % [x.utility for x in dflt])
+won = dab.State.from_dbn(2, 3, "1" * 17, score=(4, 2))
+check(won.returns() == [1.0, -1.0] and won.value() == 0
+      and won.game.new_initial_state().value() == dab.Game(2, 3, utility="margin").new_initial_state().value() == -2,
+      "by default returns are +1/-1, the labels still margins")
 check(dab.load_game("dots_and_boxes(num_rows=3,num_cols=2,utility_margin=true)").utility == "margin",
       "load_game with a parameter string")
 s = g.new_initial_state()
@@ -320,7 +331,7 @@ s2 = g.deserialize_state(s.serialize())
 check(s2 == s and s2.history() == s.history(), "serialize / deserialize")
 check(s.dbn() == s.text().split(":")[1] and len(s.dbn()) == 17, "dbn()")
 d = dab.State.from_dbn(2, 3, "11111111" + "0" * 9, player=1)
-check(d.player == 1 and d.score == [0, 0] and d.history() == [] and g.deserialize_state(d.serialize()) == d,
+check(d.player == 1 and d.score == [0, 0] and d.history() == [] and dab.Game(2, 3).deserialize_state(d.serialize()) == d,
       "from_dbn without boxes")
 full = "1" * 17
 try:
@@ -328,7 +339,7 @@ try:
     check(False, "a DBN with complete boxes needs a score")
 except dab.DabError:
     check(True, "a DBN with complete boxes needs a score")
-f = dab.State.from_dbn(2, 3, full, score=(4, 2), player=1)
+f = dab.State.from_dbn(2, 3, full, score=(4, 2), player=1, utility="margin")
 check(f.is_terminal() and f.returns() == [2.0, -2.0] and f.current_player() == -4, "from_dbn, full board")
 sd = dab.State.from_dbn(2, 3, "1" * 11 + "0" * 6, score=(1, 0), player=0)
 rt = dab.Game(2, 3).deserialize_state(sd.serialize())

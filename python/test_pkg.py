@@ -4,6 +4,7 @@
   works from another folder, with no DAB_LIB, finding the libdab.so the
   install copied into the package;
 - the package finds libdab.so where `make install` put it (dab/_install.py);
+- the AlphaZero trainer runs as `python3 -m dab.az_train` and by path;
 - tables built on demand go to $XDG_CACHE_HOME/dab, and `dab info` and
   dab.where() say so;
 - in read-only mode no query creates or changes a file (listing and
@@ -115,6 +116,24 @@ try:
     run = subprocess.run([py, "-c", "import dab; print(dab.library_path())"], capture_output=True, text=True,
                          cwd=tmp, env=clean_env(PYTHONPATH=site, DAB_LIB="/x/libdab.so"))
     check(run.stdout.strip() == "/x/libdab.so", "DAB_LIB comes first")
+
+    # ---- the AlphaZero trainer inside the package ---------------------------
+    # `make install` copies python/dab/*.py: dab/az_train.py comes along and
+    # runs as a module or by path (how agents/az_train.c starts it).
+    if subprocess.run([py, "-c", "import torch"], capture_output=True).returncode != 0:
+        print("test_pkg.py: SKIP dab.az_train: PyTorch (python3-torch) missing")
+    else:
+        net = ["init", "--rows", "2", "--cols", "2", "--blocks", "1", "--filters", "4", "--vhidden", "8",
+               "--seed", "3", "--out"]
+        outs = []
+        for how, argv, env_t in (("python3 -m dab.az_train", [py, "-m", "dab.az_train"], clean_env(PYTHONPATH=site)),
+                                 ("by path", [py, os.path.join(site, "dab", "az_train.py")], clean_env())):
+            w = os.path.join(tmp, "w%d.bin" % len(outs))
+            run = subprocess.run(argv + net + [w], capture_output=True, text=True, cwd=tmp, env=env_t, timeout=300)
+            check(run.returncode == 0 and run.stdout.startswith("init weights=") and os.path.isfile(w),
+                  "the trainer runs %s (%s%s)" % (how, run.stdout.strip(), run.stderr.strip()[-300:]))
+            outs.append(open(w, "rb").read() if os.path.isfile(w) else None)
+        check(outs[0] is not None and outs[0] == outs[1], "both ways write the same weights")
 
     # ---- the cache: tables built on demand, and `dab info` ------------------
     home, cache = os.path.join(tmp, "home"), os.path.join(tmp, "xdg")

@@ -52,9 +52,12 @@ DAB_API dab_status dabtb_default_path(int rows, int cols, const char *tb_dir, ch
 DAB_API dab_status dabtb_find_file(const char *name, const char *tb_dir, char *path, size_t len, dab_err *err);
 DAB_API dab_status dabtb_default_file(const char *name, const char *tb_dir, char *path, size_t len, dab_err *err);
 
-/* True in read-only mode ($DAB_READONLY set and not "0"): no query may
-** create or change a file; dabtb_default_path refuses, so nothing is
-** built on first use (oracles of small boards solve in memory instead). */
+/* True in read-only mode ($DAB_READONLY set and not "0"): the process
+** default; no query may create or change a file; dabtb_default_path
+** refuses, so nothing is built on first use (oracles of small boards solve
+** in memory instead).  A handle may be read-only on its own, whatever the
+** environment says: dab_oracle_opts.read_only, dabtb_open_board_mode,
+** dab_solvestore_opts.read_only. */
 DAB_API bool dabtb_readonly(void);
 
 /* For `dab info`: lookup gets the directories dabtb_find searches, in
@@ -74,5 +77,12 @@ DAB_API void dabtb_where(const char *tb_dir, char *lookup, size_t llen, char *wr
 ** without a file (the message names the build command).
 */
 DAB_API dab_status dabtb_open_board(int rows, int cols, const char *tb_dir, dabtb **out, dab_err *err);
+
+/* dabtb_open_board with a read-only flag of the caller's own: read_only
+** true never builds (DAB_EIO naming the read-only handle when no file is
+** found), whatever the environment says; false is dabtb_open_board, which
+** follows the process default (dabtb_readonly). */
+DAB_API dab_status dabtb_open_board_mode(int rows, int cols, const char *tb_dir, bool read_only, dabtb **out,
+                                         dab_err *err);
 
 #endif

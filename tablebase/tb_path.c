@@ -226,6 +226,11 @@ dab_status dabtb_default_file(const char *name, const char *tb_dir, char *path, 
 }
 
 dab_status dabtb_open_board(int rows, int cols, const char *tb_dir, dabtb **out, dab_err *err) {
+  return dabtb_open_board_mode(rows, cols, tb_dir, false, out, err);
+}
+
+dab_status dabtb_open_board_mode(int rows, int cols, const char *tb_dir, bool read_only, dabtb **out,
+                                 dab_err *err) {
   *out = NULL;
   char path[PATH_MAX + 64];
   dab_status st = dabtb_find(rows, cols, tb_dir, path, sizeof path, err);
@@ -241,6 +246,10 @@ dab_status dabtb_open_board(int rows, int cols, const char *tb_dir, dabtb **out,
                     "no %dx%d tablebase found; build it once with: dab build %dx%d (looked in --tb, "
                     "$DAB_TB_PATH, the cache and data/tb/)",
                     rows, cols, rows, cols);
+  if (read_only)
+    return dab_fail(err, DAB_EIO, "read-only handle: not writing a new %dx%d.dab (none found in --tb, "
+                    "$DAB_TB_PATH, the cache or data/tb/); open it without read-only to build it",
+                    rows, cols);
   st = dabtb_default_path(rows, cols, tb_dir, path, sizeof path, err);
   if (st) return st;
   /* One builder at a time: others wait on PATH-lock, then find the file. */

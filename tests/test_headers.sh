@@ -74,6 +74,14 @@ extra=$(comm -23 "$tmp/exported" "$tmp/declared" | tr '\n' ' ')
 missing=$(comm -13 "$tmp/exported" "$tmp/declared" | tr '\n' ' ')
 check "every export is declared DAB_API in a public header (extra: ${extra:-none})" test -z "$extra"
 check "every DAB_API declaration is exported (missing: ${missing:-none})" test -z "$missing"
+# A function a public header declares without DAB_API would be silently
+# hidden: every prototype at the start of a line must carry the mark.
+unmarked=$(grep -nE '^(const |unsigned |struct )*[A-Za-z_][A-Za-z0-9_]*[ *]+[A-Za-z_][A-Za-z0-9_]*\(' $public |
+           grep -vE ':(static|typedef|extern|DAB_API|return) ' | tr '\n' ' ')
+check "every prototype in a public header is marked DAB_API (unmarked: ${unmarked:-none})" test -z "$unmarked"
+printf 'dab_status dab_unmarked(void);\n' >"$tmp/unmarked.h"
+check "the unmarked-prototype check finds one (negative control)" \
+  bash -c "grep -qE '^(const |unsigned |struct )*[A-Za-z_][A-Za-z0-9_]*[ *]+[A-Za-z_][A-Za-z0-9_]*\\(' '$tmp/unmarked.h'"
 # Negative control: an internal function is in libdab.a but not exported.
 check "internal dab_ab_new is in libdab.a" bash -c "nm $B/libdab.a 2>/dev/null | grep -q ' T dab_ab_new$'"
 check "internal dab_ab_new is not exported by libdab.so" bash -c "! grep -qx dab_ab_new $tmp/exported"

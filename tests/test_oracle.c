@@ -4,6 +4,7 @@
 ** answering first, concurrent queries, and the plain-argument calls.
 ** See Copyright Notice in README.md
 */
+#include <dirent.h>
 #include <pthread.h>
 #include <stddef.h>
 #include <stdlib.h>
@@ -191,6 +192,101 @@ static void test_store_first(const dab_retro *table, const dab_geom *g) {
   rmdir(dir);
 }
 
+/* ---- A read-only oracle writes nothing, whatever the environment ------------ */
+
+/* The number of entries of dir other than . and .. */
+static int dir_entries(const char *dir) {
+  DIR *d = opendir(dir);
+  int n = 0;
+  if (!d) return -1;
+  for (struct dirent *e; (e = readdir(d));)
+    n += strcmp(e->d_name, ".") && strcmp(e->d_name, "..");
+  closedir(d);
+  return n;
+}
+
+/* Empties dir (files only) and removes it. */
+static void remove_dir(const char *dir) {
+  DIR *d = opendir(dir);
+  if (d) {
+    char path[600];
+    for (struct dirent *e; (e = readdir(d));)
+      if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..")) {
+        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        unlink(path);
+      }
+    closedir(d);
+  }
+  rmdir(dir);
+}
+
+/* Opens rows x cols on dir (store: DAB_ORACLE_STORE_*, search on for 2x5),
+** asks the empty board's children, closes; the source it answered from. */
+static const char *query_on(int rows, int cols, const char *dir, bool read_only, int store) {
+  dab_oracle_opts oo = {.tb_dir = dir, .threads = 1, .search = true, .search_hash = 16ull << 20,
+                        .store = store, .read_only = read_only};
+  dab_oracle *o = NULL;
+  dab_err err;
+  if (dab_oracle_open(rows, cols, &oo, &o, &err)) {
+    TH_CHECK(0, "open %dx%d read_only=%d: %s", rows, cols, read_only, err.msg);
+    return "none";
+  }
+  static char source[32];
+  snprintf(source, sizeof source, "%s", dab_oracle_source(o));
+  int16_t mv[64], val[64];
+  int n = 0;
+  uint64_t pos = (1ull << 3) | (1ull << 9) | (1ull << 20) | (1ull << 12) | (1ull << 6); /* a few lines */
+  if (rows * (cols + 1) + (rows + 1) * cols <= 20) pos = 1;
+  TH_CHECK(!dab_oracle_move_values(o, pos, mv, val, &n, &err) && n > 0, "%dx%d query: %s", rows, cols, err.msg);
+  dab_oracle_close(o);
+  return source;
+}
+
+static void test_read_only(void) {
+  char d1[] = "/tmp/dab_test_ro_XXXXXX", d2[] = "/tmp/dab_test_ro_XXXXXX";
+  if (!mkdtemp(d1) || !mkdtemp(d2)) {
+    TH_CHECK(0, "mkdtemp");
+    return;
+  }
+  unsetenv("DAB_READONLY");
+  /* A table built on first use: not by a read-only handle, by the next one. */
+  const char *src = query_on(2, 2, d1, true, DAB_ORACLE_STORE_READ);
+  TH_CHECK(!strcmp(src, "memory") && dir_entries(d1) == 0,
+           "a read-only 2x2 oracle solves in memory and writes nothing (%s, %d files)", src, dir_entries(d1));
+  dabtb *tb = NULL;
+  dab_err err;
+  dab_status st = dabtb_open_board_mode(2, 2, d1, true, &tb, &err);
+  TH_CHECK(st == DAB_EIO && !tb && strstr(err.msg, "read-only handle") && dir_entries(d1) == 0,
+           "a read-only open of a missing 2x2.dab refuses to build: %s", err.msg);
+  src = query_on(2, 2, d1, false, DAB_ORACLE_STORE_READ);
+  TH_CHECK(!strcmp(src, "tablebase") && dir_entries(d1) >= 1,
+           "a writing 2x2 oracle in the same process builds its table (%s, %d files)", src, dir_entries(d1));
+  st = dabtb_open_board_mode(2, 2, d1, true, &tb, &err);
+  TH_CHECK(st == DAB_OK && tb, "a read-only open finds the table built: %s", st ? err.msg : "");
+  dabtb_close(tb);
+  /* The solved store of a search: kept only by a handle that may write. */
+  query_on(2, 5, d2, true, DAB_ORACLE_STORE_WRITE);
+  TH_CHECK(dir_entries(d2) == 0, "a read-only search with store=write writes no store (%d files)",
+           dir_entries(d2));
+  query_on(2, 5, d2, false, DAB_ORACLE_STORE_WRITE);
+  TH_CHECK(dir_entries(d2) >= 1, "a writing search keeps its store (%d files)", dir_entries(d2));
+  remove_dir(d1);
+  remove_dir(d2);
+  /* DAB_READONLY=1 stays the process default for handles that do not say. */
+  char d3[] = "/tmp/dab_test_ro_XXXXXX";
+  if (mkdtemp(d3)) {
+    setenv("DAB_READONLY", "1", 1);
+    src = query_on(2, 2, d3, false, DAB_ORACLE_STORE_READ);
+    TH_CHECK(!strcmp(src, "memory") && dir_entries(d3) == 0,
+             "DAB_READONLY=1: a 2x2 oracle writes nothing (%s, %d files)", src, dir_entries(d3));
+    query_on(2, 5, d3, false, DAB_ORACLE_STORE_WRITE);
+    TH_CHECK(dir_entries(d3) == 0, "DAB_READONLY=1: a search with store=write writes nothing (%d files)",
+             dir_entries(d3));
+    unsetenv("DAB_READONLY");
+    remove_dir(d3);
+  }
+}
+
 /* ---- Threads querying one oracle at once ---------------------------------- */
 
 typedef struct {
@@ -376,6 +472,7 @@ int main(void) {
   if (!tsan_only) {
     test_limits();
     test_store_first(table, &g);
+    test_read_only();
   }
   test_threads(table);
   dab_retro_free(table);

@@ -12,7 +12,8 @@ from collections import namedtuple
 
 import numpy as np
 
-from . import DabError, _Err, _load, _raise
+from ._lib import _Err, _load, _raise
+from .errors import DabBoardError, DabInputError
 from .game import TERMINAL, State
 
 NONE = -128    # DAB_VEC_NONE: no value (a drawn line, or a node limit)
@@ -54,7 +55,7 @@ class States:
         """A batch of copies of dab.State objects of one game."""
         states = list(states)
         if not states:
-            raise DabError(1, "from_states needs at least one state")
+            raise DabInputError(1, "from_states needs at least one state")
         b = cls(states[0].game, len(states))
         for i, s in enumerate(states):
             b.lines[i], b.by1[i], b.box1[i] = s.lines, s.by1, s.box1
@@ -75,20 +76,20 @@ class States:
         for a, dt in ((self.lines, np.uint64), (self.by1, np.uint64), (self.box1, np.uint64),
                       (self.to_move, np.int8)):
             if a.dtype != dt or not a.flags.c_contiguous or a.shape != (len(self),):
-                raise DabError(1, "batch arrays must stay C-contiguous of their dtypes and length")
+                raise DabInputError(1, "batch arrays must stay C-contiguous of their dtypes and length")
         if self.score.dtype != np.int16 or self.score.shape != (len(self), 2) or \
                 not self.score.flags.c_contiguous:
-            raise DabError(1, "score must stay a C-contiguous int16 array (n, 2)")
+            raise DabInputError(1, "score must stay a C-contiguous int16 array (n, 2)")
 
     # ---- rules ----------------------------------------------------------
     def apply_actions(self, actions):
         """Plays actions[i] in state i (a negative action skips state i).
-        Returns the boxes each move completed (int8).  Raises DabError
+        Returns the boxes each move completed (int8).  Raises DabInputError
         (status 1) naming the first illegal action; then no state changed."""
         self._check()
         a = np.ascontiguousarray(actions, dtype=np.int64).reshape(-1)
         if a.shape[0] != len(self):
-            raise DabError(1, "%d actions for %d states" % (a.shape[0], len(self)))
+            raise DabInputError(1, "%d actions for %d states" % (a.shape[0], len(self)))
         reward = np.empty(len(self), dtype=np.int8)
         err = _Err()
         st = _load().dab_vec_step(self.game._vech(), len(self), _p(self.lines), _p(self.by1),
@@ -132,7 +133,7 @@ class States:
         seen from player (an int or an array; default: the player to move)."""
         lay = {"openspiel": 0, "planes": 1}.get(layout)
         if lay is None:
-            raise DabError(1, "layout %r: expected 'openspiel' or 'planes'" % (layout,))
+            raise DabInputError(1, "layout %r: expected 'openspiel' or 'planes'" % (layout,))
         self._check()
         shape = self.game.observation_tensor_shape(layout)
         out = np.empty([len(self)] + shape, dtype=np.float32)

@@ -10,10 +10,17 @@ import ctypes
 import re
 from collections import namedtuple
 
-from . import DabError, Oracle, _Err, _load, _raise
+from ._lib import _Err, _load, _raise
+from .errors import DabBoardError, DabCanceledError, DabInputError
+from .oracle import Oracle, _read_only_arg
 
 TERMINAL = -4          # OpenSpiel's kTerminalPlayerId
 _UTILITIES = ("margin", "wdl")
+# The one default utility of Game, load_game, State.from_dbn and from_text:
+# OpenSpiel's (utility_margin=false), so a program written for pyspiel gets
+# the same returns.  The margin stays one argument away (utility="margin"),
+# and the labels (value, move_values) are margins either way.
+DEFAULT_UTILITY = "wdl"
 _RESULT_NAME = {1: "win", 0: "draw", -1: "loss"}
 
 WDL = namedtuple("WDL", "result keep exact")
@@ -54,20 +61,24 @@ def _sign(x):
 class Game:
     """Dots-and-Boxes on rows x cols boxes (at most 64 lines: up to 5x5).
 
-    utility: "margin" (returns are the final box margins, dab's default) or
-    "wdl" (+1/0/-1: OpenSpiel's utility_margin=false).  The oracle options
-    (tb_dir, search, node_limit, hash_mb, threads, readonly) are those of
-    dab.Oracle; search=None searches only where no table covers the board.
+    utility: what returns() and rewards() give at the end: "wdl" (the
+    default, DEFAULT_UTILITY, as OpenSpiel's utility_margin=false and
+    load_game: +1/0/-1 for a win, draw or loss) or "margin" (the final box
+    margin, utility_margin=true).  The labels (State.value, move_values)
+    are box margins in both.  The oracle options
+    (tb_dir, search, node_limit, hash_mb, threads, read_only; readonly is
+    read_only's deprecated name) are those of dab.Oracle; search=None
+    searches only where no table covers the board.
     """
 
-    def __init__(self, rows=2, cols=2, utility="margin", tb_dir=None, search=None, node_limit=0,
-                 hash_mb=None, threads=1, readonly=None):
+    def __init__(self, rows=2, cols=2, utility=DEFAULT_UTILITY, tb_dir=None, search=None, node_limit=0,
+                 hash_mb=None, threads=1, readonly=None, read_only=False):
         if utility not in _UTILITIES:
-            raise DabError(1, "utility %r: expected 'margin' or 'wdl'" % (utility,))
+            raise DabInputError(1, "utility %r: expected 'margin' or 'wdl'" % (utility,))
         rows, cols = int(rows), int(cols)
         nlines = rows * (cols + 1) + (rows + 1) * cols
         if rows < 1 or cols < 1 or nlines > 64:
-            raise DabError(2, "%dx%d: dab.Game takes boards of 1 to 64 lines (up to 5x5)" % (rows, cols))
+            raise DabBoardError(2, "%dx%d: dab.Game takes boards of 1 to 64 lines (up to 5x5)" % (rows, cols))
         self.rows, self.cols, self.utility = rows, cols, utility
         self.nlines, self.nboxes, self.nhoriz = nlines, rows * cols, (rows + 1) * cols
         self.all_lines = (1 << nlines) - 1
@@ -77,7 +88,8 @@ class Game:
         self.line_boxes = [[b for b in range(self.nboxes) if self.box_mask[b] >> m & 1]
                            for m in range(nlines)]
         self._oracle_opts = dict(tb_dir=tb_dir, search=search, node_limit=node_limit,
-                                 hash_mb=hash_mb, threads=threads, readonly=readonly)
+                                 hash_mb=hash_mb, threads=threads,
+                                 read_only=_read_only_arg(read_only, readonly))
         self._oracle = None
         self._vec = None
 
@@ -109,7 +121,7 @@ class Game:
             return [3, cells, 3]
         if layout == "planes":
             return [4, self.rows + 1, self.cols + 1]
-        raise DabError(1, "layout %r: expected 'openspiel' or 'planes'" % (layout,))
+        raise DabInputError(1, "layout %r: expected 'openspiel' or 'planes'" % (layout,))
 
     def observation_tensor_size(self, layout="openspiel"):
         s = self.observation_tensor_shape(layout)
@@ -152,9 +164,7 @@ class Game:
             if search is None:
                 try:
                     self._oracle = Oracle(board, search=False, **o)
-                except DabError as e:
-                    if e.status != 2:
-                        raise
+                except DabBoardError:
                     self._oracle = Oracle(board, search=True, **o)
             else:
                 self._oracle = Oracle(board, search=search, **o)
@@ -194,11 +204,12 @@ _GAME_RE = re.compile(r"^\s*dots_and_boxes\s*(?:\((.*)\))?\s*$")
 def load_game(name, params=None):
     """OpenSpiel's entry point: load_game("dots_and_boxes", {"num_rows": 2,
     "num_cols": 3, "utility_margin": True}) or load_game(
-    "dots_and_boxes(num_rows=2,num_cols=3)").  Defaults are OpenSpiel's:
-    2x2 and utility_margin=False (win/draw/loss)."""
+    "dots_and_boxes(num_rows=2,num_cols=3)").  Defaults are OpenSpiel's
+    and Game's: 2x2 and utility_margin=False (win/draw/loss,
+    DEFAULT_UTILITY)."""
     m = _GAME_RE.match(name)
     if not m:
-        raise DabError(1, "game %r: dab plays only dots_and_boxes" % (name,))
+        raise DabInputError(1, "game %r: dab plays only dots_and_boxes" % (name,))
     p = {}
     if m.group(1):
         for kv in m.group(1).split(","):
@@ -208,7 +219,7 @@ def load_game(name, params=None):
     p.update(params or {})
     unknown = set(p) - {"num_rows", "num_cols", "utility_margin"}
     if unknown:
-        raise DabError(1, "unknown dots_and_boxes parameter(s): %s" % ", ".join(sorted(unknown)))
+        raise DabInputError(1, "unknown dots_and_boxes parameter(s): %s" % ", ".join(sorted(unknown)))
     margin = p.get("utility_margin", False)
     if isinstance(margin, str):
         margin = margin.lower() in ("true", "1", "yes")
@@ -235,45 +246,45 @@ class State:
 
     # ---- construction ---------------------------------------------------
     @classmethod
-    def from_dbn(cls, rows, cols, dbn, score=None, player=0, utility="margin", game=None):
+    def from_dbn(cls, rows, cols, dbn, score=None, player=0, utility=DEFAULT_UTILITY, game=None):
         """A state from a DBN (one 0/1 per line, OpenSpiel's DbnString, with
         or without "RxC:").  A DBN carries no score: give score=(a, b), the
         boxes of players 0 and 1, whenever a box is complete (a + b must be
         the complete boxes), and the player to move.  Who drew each line is
         unknown: in the OpenSpiel tensor such lines count as player 0's, and
         the complete boxes, in box order, as player 0's first score[0], then
-        player 1's."""
+        player 1's.  utility is that of the Game made when game is None."""
         game = game or Game(rows, cols, utility)
         if (game.rows, game.cols) != (rows, cols):
-            raise DabError(1, "game is %dx%d, the DBN's board %dx%d" % (game.rows, game.cols, rows, cols))
+            raise DabInputError(1, "game is %dx%d, the DBN's board %dx%d" % (game.rows, game.cols, rows, cols))
         d = dbn.split(":", 1)[1] if ":" in dbn else dbn
         if len(d) != game.nlines or set(d) - {"0", "1"}:
-            raise DabError(1, "DBN %r: expected %d digits 0/1 for %dx%d" % (dbn, game.nlines, rows, cols))
+            raise DabInputError(1, "DBN %r: expected %d digits 0/1 for %dx%d" % (dbn, game.nlines, rows, cols))
         lines = sum(1 << i for i, ch in enumerate(d) if ch == "1")
         done = [b for b in range(game.nboxes) if lines & game.box_mask[b] == game.box_mask[b]]
         if score is None:
             if done:
-                raise DabError(1, "the DBN has %d complete boxes: pass score=(a, b)" % len(done))
+                raise DabInputError(1, "the DBN has %d complete boxes: pass score=(a, b)" % len(done))
             score = (0, 0)
         a, b = int(score[0]), int(score[1])
         if a < 0 or b < 0 or a + b != len(done):
-            raise DabError(1, "score %d-%d: the position has %d complete boxes" % (a, b, len(done)))
+            raise DabInputError(1, "score %d-%d: the position has %d complete boxes" % (a, b, len(done)))
         if player not in (0, 1):
-            raise DabError(1, "player %r: expected 0 or 1" % (player,))
+            raise DabInputError(1, "player %r: expected 0 or 1" % (player,))
         box1 = sum(1 << x for x in done[a:])
         s = cls(game, lines, 0, box1, (a, b), player)
         s._start = (lines, 0, box1, (a, b), player)
         return s
 
     @classmethod
-    def from_text(cls, text, score=None, player=None, utility="margin", game=None):
+    def from_text(cls, text, score=None, player=None, utility=DEFAULT_UTILITY, game=None):
         """A state from dab's position text: "RxC" (empty), "RxC@m1,m2,..."
         (moves played from the empty board: the full history, so score and
         player follow) or "RxC:DBN" (as from_dbn: score and player given
         here, player 0 by default)."""
         m = re.match(r"^\s*(\d+)x(\d+)(?:([:@])(.*))?\s*$", text)
         if not m:
-            raise DabError(1, "position %r: expected RxC, RxC:DBN or RxC@m1,m2,..." % (text,))
+            raise DabInputError(1, "position %r: expected RxC, RxC:DBN or RxC@m1,m2,..." % (text,))
         rows, cols = int(m.group(1)), int(m.group(2))
         if m.group(3) == ":":
             return cls.from_dbn(rows, cols, m.group(4), score=score, player=player or 0,
@@ -327,11 +338,11 @@ class State:
 
     def apply_action(self, action):
         """Draws line action for the player to move; a move that completes a
-        box keeps the turn.  Raises DabError (status 1) for a line beyond the
+        box keeps the turn.  Raises DabInputError (a ValueError, status 1) for a line beyond the
         board or already drawn."""
         g, m = self.game, int(action)
         if m < 0 or m >= g.nlines or self.lines >> m & 1:
-            raise DabError(1, "action %d is not legal here (%s)" % (
+            raise DabInputError(1, "action %d is not legal here (%s)" % (
                 m, "drawn" if 0 <= m < g.nlines else "beyond the %d lines" % g.nlines))
         p = self.player
         q = self.lines | 1 << m
@@ -352,7 +363,7 @@ class State:
     def undo(self):
         """Takes back the last move (exactly: lines, owners, score, player)."""
         if not self.hist:
-            raise DabError(1, "no move to undo")
+            raise DabInputError(1, "no move to undo")
         m, p, boxes = self.hist.pop()
         self.lines &= ~(1 << m)
         self.by1 &= ~(1 << m)
@@ -364,7 +375,7 @@ class State:
         """OpenSpiel's UndoAction(player, action): undo() after checking that
         the last move was action by player."""
         if not self.hist or self.hist[-1][:2] != (int(action), int(player)):
-            raise DabError(1, "the last move was not %d by player %d" % (action, player))
+            raise DabInputError(1, "the last move was not %d by player %d" % (action, player))
         self.undo()
 
     def child(self, action):
@@ -484,7 +495,7 @@ class State:
                 if st:
                     t[2 if st - 1 == me else 3, b // C, b % C] = 1
             return t.reshape(-1)
-        raise DabError(1, "layout %r: expected 'openspiel' or 'planes'" % (layout,))
+        raise DabInputError(1, "layout %r: expected 'openspiel' or 'planes'" % (layout,))
 
     def _pov(self, player):
         if player is not None:
@@ -569,9 +580,8 @@ class State:
         o = self.game.oracle()
         try:
             return {m: Value(v) for m, v in o.move_values(self.lines).items()}
-        except DabError as e:
-            if e.status != 6:
-                raise
+        except DabCanceledError:
+            pass
         out = {}
         for m in self.legal_actions():
             c = self.child(m)
@@ -604,9 +614,8 @@ class State:
         try:
             r, keep = o.result(self.lines, d)
             return WDL(r, keep, True)
-        except DabError as e:
-            if e.status != 6:
-                raise
+        except DabCanceledError:
+            pass
         lo, hi = o.bounds(self.lines)
         r = _sign(d + lo) if _sign(d + lo) == _sign(d + hi) else None
         return WDL(_RESULT_NAME.get(r), None, False)

@@ -1,7 +1,8 @@
 """dab.pdb: the pattern database of Strings-and-Coins components (docs/pdb.md)."""
 import ctypes
 
-from . import DabError, _Err, _load, _raise
+from ._lib import _Err, _load, _raise
+from .errors import DabBoardError, DabInputError
 
 _MAX_COMP = 32
 LOONY = -1
@@ -40,7 +41,7 @@ def _lib():
         for name, (res, args) in sig.items():
             f = getattr(lib, name)
             f.restype, f.argtypes = res, args
-        from . import _check_abi
+        from ._lib import _check_abi
         _check_abi(lib, ((_ProbeComp, "dab_pdb_probe_comp"), (_ProbeResult, "dab_pdb_probe_result")))
         _bound = True
     return lib
@@ -55,7 +56,7 @@ class PatternDB:
     probe(position) -> {"components": [{"first_box", "coins", "strings", "id",
     "kind", "nimber", "value", "free"}...], "covered": bool, and when covered
     "nimber" (int, or "loony") and "value" (exact, for the player to move)}.
-    An uncovered component has id None.  Raises DabError (status 1) for text
+    An uncovered component has id None.  Raises DabInputError (a ValueError, status 1) for text
     that is not a position, (2) for a board past 64 lines, (4/5) for a
     missing or damaged file."""
 
@@ -81,7 +82,7 @@ class PatternDB:
 
     def probe(self, position):
         if self._h is None:
-            raise DabError(1, "PatternDB is closed")
+            raise DabInputError(1, "PatternDB is closed")
         if not isinstance(position, str):
             raise TypeError("position must be text (RxC, RxC:DBN or RxC@moves), got %s" %
                             type(position).__name__)

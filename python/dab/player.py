@@ -7,7 +7,8 @@ trained agent (q:FILE, nn:FILE, az:FILE, econ:FILE, erl:FILE) from Python.
 """
 import ctypes
 
-from . import DabError, _Err, _load, _raise
+from ._lib import _Err, _load, _raise
+from .errors import DabBoardError, DabInputError
 
 
 def _board(board):
@@ -18,7 +19,7 @@ def _board(board):
     parts = str(board).lower().split("x")
     if len(parts) == 2 and all(x.isdigit() for x in parts):
         return int(parts[0]), int(parts[1])
-    raise DabError(1, "board %r: expected RxC, (rows, cols) or a dab.Game" % (board,))
+    raise DabInputError(1, "board %r: expected RxC, (rows, cols) or a dab.Game" % (board,))
 
 
 class Player:
@@ -45,7 +46,7 @@ class Player:
         """The player's action in state (a dab.State of this board, not over)."""
         g = state.game
         if (g.rows, g.cols) != (self.rows, self.cols):
-            raise DabError(2, "the player plays %dx%d, the state is %dx%d" % (self.rows, self.cols, g.rows,
+            raise DabBoardError(2, "the player plays %dx%d, the state is %dx%d" % (self.rows, self.cols, g.rows,
                                                                              g.cols))
         return self.move_lines(state.lines, state.score, state.player)
 

@@ -1,7 +1,11 @@
 #!/usr/bin/python3
-"""az_train.py: the BoxesZero / AlphaZero network and its trainer (PyTorch).
+"""dab.az_train: the BoxesZero / AlphaZero network and its trainer (PyTorch).
 
 `dab train az` runs this once per iteration; it never runs at play time.
+It is started by path (agents/az_train.c: python/dab/az_train.py beside
+the program, the installed package's copy, $DAB_AZ_TRAINER or
+--trainer=FILE) or as `python3 -m dab.az_train COMMAND ...`; it needs no
+libdab.so and imports nothing else of the package.
 The net's layout and the weight blob's order are documented in
 agents/az.h; the C forward pass (agents/az_net.c) must agree with
 `Net.forward` to 1e-5 (tests/test_az.c checks it through `selftest`).
@@ -30,6 +34,13 @@ import os
 import struct
 import sys
 import time
+
+if not __package__:
+    # Run by path: Python put this file's folder, the package's, first on
+    # sys.path, where dab/pdb.py would shadow the standard library's pdb
+    # for torch and numpy.  The package's folder leaves the path.
+    _here = os.path.dirname(os.path.abspath(__file__))
+    sys.path[:] = [p for p in sys.path if os.path.abspath(p or os.curdir) != _here]
 
 
 def _keep_freed_memory():

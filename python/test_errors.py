@@ -1,0 +1,127 @@
+"""test_errors.py: dab's exceptions: each C error code raises its own
+class (dab.errors), bad arguments are ValueError or TypeError, out of
+memory is MemoryError, and every one is still a dab.DabError with .status.
+
+Run with /usr/bin/python3 (tests/run.sh does).  Ends with the line
+"test_errors.py: N passed, M failed".
+"""
+import ctypes
+import os
+import pickle
+import shutil
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import dab  # noqa: E402
+from dab import errors  # noqa: E402
+
+passed = failed = 0
+
+
+def check(cond, what):
+    global passed, failed
+    if cond:
+        passed += 1
+    else:
+        failed += 1
+        print("FAIL", what, file=sys.stderr)
+
+
+def raised(fn):
+    """The exception fn() raises (None when it returns)."""
+    try:
+        fn()
+    except Exception as e:  # noqa: BLE001 (the test looks at its class)
+        return e
+    return None
+
+
+def check_raises(fn, cls, builtin, status, what):
+    """fn() raises cls, which is also builtin (or None) and a DabError of status."""
+    e = raised(fn)
+    ok = isinstance(e, cls) and isinstance(e, dab.DabError) and e.status == status
+    if builtin is not None:
+        ok = ok and isinstance(e, builtin)
+    check(ok, "%s: %r" % (what, e))
+
+
+# The mapping itself, for every code (ENOMEM and EINTERNAL are hard to provoke).
+want = {1: (dab.DabInputError, ValueError), 2: (dab.DabBoardError, ValueError),
+        3: (dab.DabMemoryError, MemoryError), 4: (dab.DabIOError, OSError),
+        5: (dab.DabCorruptError, None), 6: (dab.DabCanceledError, None),
+        7: (dab.DabInternalError, None)}
+for code, (cls, builtin) in want.items():
+    check(dab.error_class(code) is cls and issubclass(cls, dab.DabError), "code %d -> %s" % (code, cls.__name__))
+    if builtin:
+        check(issubclass(cls, builtin), "%s is a %s" % (cls.__name__, builtin.__name__))
+    e = errors.dab_error(code, "")
+    check(type(e) is cls and e.status == code and str(e), "dab_error(%d): %r" % (code, e))
+check(dab.error_class(99) is dab.DabError and type(errors.dab_error(99)) is dab.DabError,
+      "an unknown code raises a plain DabError")
+check(len(set(want[c][0] for c in want)) == 7, "seven codes, seven classes")
+check(not issubclass(dab.DabCorruptError, ValueError) and not issubclass(dab.DabInputError, OSError),
+      "the classes do not overlap")
+
+# _raise (what every binding calls) raises the class of the C status with C's message.
+err = dab._Err()
+err.msg = b"plan needs 9 GiB"
+e = raised(lambda: dab._raise(3, err))
+check(isinstance(e, MemoryError) and isinstance(e, dab.DabError) and e.status == 3 and str(e) == "plan needs 9 GiB",
+      "a C DAB_ENOMEM raises MemoryError with C's message: %r" % e)
+e = raised(lambda: dab._raise(4, dab._Err()))
+check(isinstance(e, OSError) and str(e) == "i/o error" and e.errno is None,
+      "an empty C message becomes the code's name: %r" % e)
+e = pickle.loads(pickle.dumps(dab.DabCorruptError(5, "bad block")))
+check(type(e) is dab.DabCorruptError and e.status == 5 and str(e) == "bad block", "exceptions pickle")
+
+# Provoked through the library.
+tmp = tempfile.mkdtemp(prefix="dab-test-errors-")
+try:
+    o = dab.Oracle("2x2")
+    check_raises(lambda: o.value("2x2@99"), dab.DabInputError, ValueError, 1, "a line beyond the board")
+    check_raises(lambda: o.value("3x3"), dab.DabInputError, ValueError, 1, "text of another board")
+    e = raised(lambda: o.value(None))
+    check(type(e) is TypeError and "position" in str(e), "a position of the wrong type: TypeError: %r" % e)
+    e = raised(lambda: o.value(1.5))
+    check(type(e) is TypeError, "a float is not a line set: %r" % e)
+    o.close()
+    check_raises(lambda: o.value(0), dab.DabInputError, ValueError, 1, "a closed oracle")
+    check_raises(lambda: dab.Oracle("big"), dab.DabInputError, ValueError, 1, "a board that is not RxC")
+    check_raises(lambda: dab.Oracle("9x9"), dab.DabBoardError, ValueError, 2, "a board past 64 lines")
+    check_raises(lambda: dab.Game(9, 9), dab.DabBoardError, ValueError, 2, "dab.Game past 64 lines")
+    check_raises(lambda: dab.Game(2, 2, utility="points"), dab.DabInputError, ValueError, 1, "an unknown utility")
+    check_raises(lambda: dab.Game(2, 2).new_initial_state().apply_action(99), dab.DabInputError, ValueError, 1,
+                 "an illegal action")
+    check_raises(lambda: dab.build("three", os.path.join(tmp, "x.dab")), dab.DabInputError, ValueError, 1,
+                 "build of a board that is not RxC")
+    check_raises(lambda: dab.Tablebase(os.path.join(tmp, "2x2.dab")), dab.DabInputError, ValueError, 1,
+                 "a file name that names no file")
+    os.environ["DAB_TB_NO_PROJECT"] = "1"       # no cache, no data/tb/: only the directory given
+    check_raises(lambda: dab.Tablebase("2x2", tb_dir=os.path.join(tmp, "none")), dab.DabIOError, OSError, 4,
+                 "no directory to build a table in")
+    path = os.path.join(tmp, "2x2.dab")
+    dab.build("2x2", path)
+    data, kinds = bytearray(open(path, "rb").read()), set()
+    for off in range(0, 4096, 7):               # the header and the first blocks
+        d = bytearray(data)
+        d[off] ^= 0xff
+        with open(path, "wb") as f:
+            f.write(d)
+        e = raised(lambda: dab.Tablebase(path).check())
+        kinds.add(type(e).__name__ if e is None or isinstance(e, dab.DabError) else "not DabError")
+    check("DabCorruptError" in kinds and "not DabError" not in kinds,
+          "a damaged file raises DabCorruptError (%s)" % sorted(kinds))
+    s44 = dab.Oracle("4x4", search=True, node_limit=1000, hash_mb=16)
+    check_raises(lambda: s44.value("4x4"), dab.DabCanceledError, None, 6, "a node limit")
+    s44.close()
+
+    class _Short(ctypes.Structure):
+        _fields_ = [("msg", ctypes.c_char * 8)]
+    check_raises(lambda: dab._check_abi(dab._load(), [(_Short, "dab_err")]), dab.DabInternalError, None, 7,
+                 "a struct that differs from the library's")
+finally:
+    shutil.rmtree(tmp, ignore_errors=True)
+
+print("test_errors.py: %d passed, %d failed" % (passed, failed))
+sys.exit(1 if failed else 0)
