@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
+#include "game/durable.h"
 #include "game/hashmix.h"
 #include "game/postext.h"
 #include "solver/proof.h"
@@ -832,39 +833,18 @@ static dab_status mkdir_p(const char *dir, dab_err *err) {
   return DAB_OK;
 }
 
-/* Writes text to path through a temporary file and rename. */
+/* Writes a then b to path durably (game/durable.h): a record file is
+** whole or absent after a crash. */
 static dab_status write_atomic(const char *path, const char *a, size_t alen, const char *b, size_t blen,
                                dab_err *err) {
-  char tmp[4200];
-  snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid());
-  int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC, 0666);
-  if (fd < 0) return dab_fail(err, DAB_EIO, "cannot write %s: %s", tmp, strerror(errno));
-  const char *parts[2] = {a, b};
-  size_t lens[2] = {alen, blen};
-  for (int i = 0; i < 2; i++) {
-    size_t off = 0;
-    while (off < lens[i]) {
-      ssize_t w = write(fd, parts[i] + off, lens[i] - off);
-      if (w < 0 && errno == EINTR) continue;
-      if (w <= 0) {
-        int e = errno;
-        close(fd);
-        unlink(tmp);
-        return dab_fail(err, DAB_EIO, "cannot write %s: %s", tmp, strerror(e));
-      }
-      off += (size_t)w;
-    }
+  dab_durable d;
+  dab_status st = dab_durable_open(&d, path, NULL, err);
+  if (st) return st;
+  if ((st = dab_durable_put(&d, a, alen, err)) || (st = dab_durable_put(&d, b, blen, err))) {
+    dab_durable_abort(&d);
+    return st;
   }
-  if (fsync(fd) != 0 || close(fd) != 0) {
-    unlink(tmp);
-    return dab_fail(err, DAB_EIO, "cannot flush %s: %s", tmp, strerror(errno));
-  }
-  if (rename(tmp, path) != 0) {
-    int e = errno;
-    unlink(tmp);
-    return dab_fail(err, DAB_EIO, "cannot rename %s to %s: %s", tmp, path, strerror(e));
-  }
-  return DAB_OK;
+  return dab_durable_commit(&d, err);
 }
 
 /* Reads a whole file (NUL-terminated).  RETURN: malloc'd text, NULL with
