@@ -35,10 +35,10 @@ static void host_name(char *buf, size_t len) {
 
 dab_status dab_proof_solve_claim(dab_proof *pf, dab_ab *ab, const dab_proof_claim *c, dab_proof_rec *out,
                                  dab_err *err) {
-  const dab_geom *ag = dab_ab_geom(ab);
-  if (ag->rows != dab_proof_geom(pf)->rows || ag->cols != dab_proof_geom(pf)->cols)
-    return dab_fail(err, DAB_EINPUT, "the solver is for %dx%d, the proof for %dx%d", ag->rows, ag->cols, dab_proof_geom(pf)->rows,
-                    dab_proof_geom(pf)->cols);
+  const dab_geom *ag = dab_ab_geom(ab), *g = dab_proof_geom(pf);
+  if (ag->rows != g->rows || ag->cols != g->cols)
+    return dab_fail(err, DAB_EINPUT, "the solver is for %dx%d, the proof for %dx%d", ag->rows, ag->cols, g->rows,
+                    g->cols);
   dab_ab_reset_stats(ab);
   int test = c->dir == DAB_PROOF_GE ? c->bound : c->bound + 1, fs;
   dab_status st = dab_ab_test_failsoft(ab, c->pos, test, &fs, err);
@@ -68,7 +68,6 @@ dab_status dab_proof_solve_claim(dab_proof *pf, dab_ab *ab, const dab_proof_clai
   out->source = -1;
   return DAB_OK;
 }
-
 
 /* ---- Record lines ----------------------------------------------------- */
 

@@ -203,7 +203,7 @@ char *dab_proof_claim_label(const dab_proof *pf, const dab_proof_claim *c, char 
 char *dab_proof_claim_text(int dir, int bound, char *buf);
 
 /* Parses ">=+2" / "<=-1" (sign optional, |B| <= 100).  RETURN: false
-** (nothing written) when t is not such a claim. */
+** when t is not such a claim (*dir may then be written, *bound is not). */
 bool dab_proof_parse_claim_tok(const char *t, int *dir, int *bound);
 
 /*
