@@ -8,6 +8,7 @@
 #include <unistd.h>
 #include <xxhash.h>
 #include "agents/agent.h"
+#include "game/durable.h"
 
 static void put_u16(uint8_t *p, uint32_t x) {
   p[0] = (uint8_t)x;
@@ -61,28 +62,15 @@ dab_status dab_model_write(const char *path, const dab_model_header *h, const vo
   put_u64(sum, XXH3_64bits_digest(xs));
   XXH3_freeState(xs);
 
-  char tmp[4096];
-  if (snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid()) >= (int)sizeof tmp)
-    return dab_fail(err, DAB_EINPUT, "model path too long: %.200s", path);
-  FILE *f = fopen(tmp, "wb");
-  if (!f) return dab_fail(err, DAB_EIO, "%s: cannot write: %s", path, strerror(errno));
-  bool ok = fwrite(head, 1, sizeof head, f) == sizeof head &&
-            fwrite(h->params, 1, plen, f) == plen && (!n || fwrite(payload, 1, n, f) == n) &&
-            fwrite(sum, 1, 8, f) == 8 && fflush(f) == 0 && fsync(fileno(f)) == 0;
-  int e = errno;
-  if (fclose(f) != 0 && ok) {
-    ok = false;
-    e = errno;
+  dab_durable d;
+  dab_status st = dab_durable_open(&d, path, NULL, err);
+  if (st) return st;
+  if ((st = dab_durable_put(&d, head, sizeof head, err)) || (st = dab_durable_put(&d, h->params, plen, err)) ||
+      (st = dab_durable_put(&d, payload, n, err)) || (st = dab_durable_put(&d, sum, 8, err))) {
+    dab_durable_abort(&d);
+    return st;
   }
-  if (ok && rename(tmp, path) != 0) {
-    ok = false;
-    e = errno;
-  }
-  if (!ok) {
-    unlink(tmp);
-    return dab_fail(err, DAB_EIO, "%s: cannot write: %s", path, strerror(e));
-  }
-  return DAB_OK;
+  return dab_durable_commit(&d, err);
 }
 
 dab_status dab_model_read(const char *path, const char *want_kind, dab_model_header *h,

@@ -12,6 +12,7 @@
 #include <unistd.h>
 #include <xxhash.h>
 #include "agents/ruleteam.h"
+#include "game/durable.h"
 
 /* ---- Rule files ------------------------------------------------------------ */
 
@@ -63,17 +64,10 @@ dab_status dab_rules_write(const char *path, int rows, int cols, const char *kin
     return dab_fail(err, DAB_ENOMEM, "rule file: out of memory");
   }
   sb_printf(&b, "xxh3 %016" PRIx64 "\n", (uint64_t)XXH3_64bits(b.p, b.n));
-  char tmp[4200];
-  snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid());
-  FILE *f = fopen(tmp, "wb");
-  bool ok = f && !b.oom && fwrite(b.p, 1, b.n, f) == b.n;
-  if (f) ok = (fflush(f) == 0) & ok & (fsync(fileno(f)) == 0) & (fclose(f) == 0);
+  dab_status st = b.oom ? dab_fail(err, DAB_ENOMEM, "rule file: out of memory")
+                        : dab_durable_write(path, b.p, b.n, err);
   free(b.p);
-  if (!ok || rename(tmp, path) != 0) {
-    unlink(tmp);
-    return dab_fail(err, DAB_EIO, "%s: cannot write the rule file", path);
-  }
-  return DAB_OK;
+  return st;
 }
 
 /* The next line of buf from *at (cut at '\n', which must be there). */

@@ -421,6 +421,11 @@ static void on_run_event(void *ctx, const dab_prover_event *e) {
   fflush(stdout);
 }
 
+static void announce_search(void *ctx, uint64_t bytes) {
+  (void)ctx;
+  cli_announce_memory("solve", "the search (table and key caches)", bytes);
+}
+
 static int do_run(const proof_cfg *cfg, dab_proof *pf, const dab_proof_load_info *li) {
   dab_err err;
   run_view view = {cfg, !cfg->json && isatty(STDERR_FILENO), 0};
@@ -438,7 +443,6 @@ static int do_run(const proof_cfg *cfg, dab_proof *pf, const dab_proof_load_info
                         .progress = on_run_progress, .progress_ctx = &view,
                         .event = on_run_event, .event_ctx = &view};
   dab_prover *pr = NULL;
-  dab_ab *ab = NULL;
   dab_prover_result r = {0};
   double t0 = dab_now_s();
   dab_status st = dab_prover_new(pf, &po, cfg->dir, NULL, &pr, &err);
@@ -448,20 +452,10 @@ static int do_run(const proof_cfg *cfg, dab_proof *pf, const dab_proof_load_info
     dab_ab_default_opts(&o);
     o.hash_bytes = cfg->hash;
     o.threads = (int)cfg->threads;
-    dab_prover_hook(pr, &o);
-    /* no solver (and no memory) for a proof the records already decide */
-    bool have = false;
-    dab_prover_task first;
     if (cfg->mpi) /* the other ranks search; rank 0 too when it is alone */
       st = dab_mpi_prove_lead(pf, pr, &o, &r, &err);
-    else st = dab_prover_next(pr, NULL, 0, 0, &first, &have, &err);
-    if (!st && have) {
-      if (!cfg->json) cli_announce_memory("solve", "the search (table and key caches)", dab_ab_memory(&o));
-      ab = dab_ab_new(dab_proof_geom(pf), &o, &st, &err);
-    }
+    else st = dab_prover_run_here(pr, &o, cfg->json ? NULL : announce_search, NULL, &r, &err);
   }
-  if (!st && ab) st = dab_prover_run(pr, ab, &r, &err);
-  dab_ab_free(ab);
   dab_prover_free(pr);
   int rc = st ? cli_error("solve", st, err.msg) : r.stopped == DAB_PROVER_CANCELED ? CLI_FAIL : CLI_OK;
   if (rc == CLI_OK || rc == CLI_FAIL) {

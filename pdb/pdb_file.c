@@ -17,6 +17,7 @@
 #define XXH_INLINE_ALL
 #include <xxhash.h>
 #include "game/clock.h"
+#include "game/durable.h"
 #include "pdb/pdb_int.h"
 #include "symmetry/sckey.h"
 #include "theorems/graphsolve.h"
@@ -69,23 +70,14 @@ static size_t class_words(const dab_pdb *db, uint32_t id) {
   return n;
 }
 
-static void fsync_dir(const char *path) {
-  char d[4096];
-  snprintf(d, sizeof d, "%s", path);
-  int fd = open(dirname(d), O_RDONLY | O_DIRECTORY);
-  if (fd >= 0) {
-    fsync(fd);
-    close(fd);
-  }
-}
-
 static dab_status lmdb_fail(dab_err *err, const char *path, const char *what, int rc) {
   return dab_fail(err, DAB_EIO, "%s: %s: %s", path, what, mdb_strerror(rc));
 }
 
 dab_status dab_pdb_save(const dab_pdb *db, const char *path, dab_err *err) {
-  char tmp[4200];
-  snprintf(tmp, sizeof tmp, "%s.tmp-%d", path, (int)getpid());
+  char tmp[DAB_DURABLE_TMP];
+  dab_status st0 = dab_durable_tmpname(path, tmp, sizeof tmp, err);
+  if (st0) return st0;
   unlink(tmp);
   MDB_env *env = NULL;
   MDB_txn *txn = NULL;
@@ -190,23 +182,10 @@ dab_status dab_pdb_save(const dab_pdb *db, const char *path, dab_err *err) {
   }
   mdb_env_close(env);
   env = NULL;
-  {
-    int fd = open(tmp, O_RDONLY);
-    if (fd < 0 || fsync(fd) != 0) {
-      st = dab_fail(err, DAB_EIO, "%s: fsync: %s", tmp, strerror(errno));
-      if (fd >= 0) close(fd);
-      goto out;
-    }
-    close(fd);
-  }
   char lockf[4300];
   snprintf(lockf, sizeof lockf, "%s-lock", tmp);
   unlink(lockf);
-  if (rename(tmp, path) != 0) {
-    st = dab_fail(err, DAB_EIO, "%s: rename: %s", path, strerror(errno));
-    goto out;
-  }
-  fsync_dir(path);
+  st = dab_durable_commit_file(tmp, path, err);
 out:
   if (txn) mdb_txn_abort(txn);
   if (env) mdb_env_close(env);

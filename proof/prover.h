@@ -11,7 +11,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include "solver/ab.h"
-#include "solver/proof.h"
+#include "proof/records.h"
 
 /* The default rate window: about an afternoon's work on one machine. */
 #define DAB_PROVER_RATE_WINDOW (4 * 3600.0)
@@ -279,5 +279,16 @@ typedef struct dab_prover_result {
 ** error of a search, an eval or a write (what was recorded stays).
 */
 dab_status dab_prover_run(dab_prover *p, dab_ab *ab, dab_prover_result *r, dab_err *err);
+
+/*
+** dab_prover_run on this process: the solver is made from abo (hooked to
+** this run: dab_prover_hook) only when a claim is open, so a proof its
+** records already decide costs no table; announce (may be NULL) hears the
+** solver's memory (dab_ab_memory) before it is allocated.
+** RETURN: as dab_prover_run (*r zeroed when nothing is open); the
+** solver's failure (DAB_ENOMEM, with err saying so).
+*/
+dab_status dab_prover_run_here(dab_prover *p, const dab_ab_opts *abo, void (*announce)(void *ctx, uint64_t bytes),
+                               void *ctx, dab_prover_result *r, dab_err *err);
 
 #endif

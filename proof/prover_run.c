@@ -204,10 +204,7 @@ dab_status dab_prover_next(dab_prover *p, const dab_proof_claim *busy, int nbusy
 static void format_note(const dab_prover *p, const dab_ab *ab, const dab_prover_task *t, double seconds,
                         uint64_t nodes, char *line, size_t len) {
   char date[24], hint[400] = "";
-  time_t now = time(NULL);
-  struct tm tm;
-  gmtime_r(&now, &tm);
-  strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", &tm);
+  dab_proof_utc_now(date, sizeof date);
   dab_proof_order_hint(p->pf, ab, &t->claim, hint, sizeof hint);
   int threads = dab_ab_options(ab)->threads;
   snprintf(line, len, "# open %s%s abandoned after seconds=%.1f nodes=%llu threads=%d date=%s host=%s%s",
@@ -306,4 +303,21 @@ dab_status dab_prover_run(dab_prover *p, dab_ab *ab, dab_prover_result *r, dab_e
       tell(p, DAB_PROVER_EV_GAVE_UP, &t, NULL, secs, as.nodes, out);
     }
   }
+}
+
+dab_status dab_prover_run_here(dab_prover *p, const dab_ab_opts *abo, void (*announce)(void *ctx, uint64_t bytes),
+                               void *ctx, dab_prover_result *r, dab_err *err) {
+  memset(r, 0, sizeof *r);
+  dab_ab_opts o = *abo;
+  dab_prover_hook(p, &o);
+  dab_prover_task first;
+  bool have = false;
+  dab_status st = dab_prover_next(p, NULL, 0, 0, &first, &have, err);
+  if (st || !have) return st;
+  if (announce) announce(ctx, dab_ab_memory(&o));
+  dab_ab *ab = dab_ab_new(dab_proof_geom(p->pf), &o, &st, err);
+  if (!ab) return st;
+  st = dab_prover_run(p, ab, r, err);
+  dab_ab_free(ab);
+  return st;
 }

@@ -159,16 +159,7 @@ dab_status dab_mpi_prove_lead(dab_proof *pf, dab_prover *p, const dab_ab_opts *a
   MPI_Bcast(&sm, (int)sizeof sm, MPI_BYTE, 0, MPI_COMM_WORLD);
   if (!pf) return DAB_OK;
   const dab_prover_opts *o = dab_prover_options(p);
-  if (N == 1) { /* no workers: rank 0 searches */
-    dab_ab_opts a = *abo;
-    dab_prover_hook(p, &a);
-    dab_status st;
-    dab_ab *ab = dab_ab_new(dab_proof_geom(pf), &a, &st, err);
-    if (!ab) return st;
-    st = dab_prover_run(p, ab, r, err);
-    dab_ab_free(ab);
-    return st;
-  }
+  if (N == 1) return dab_prover_run_here(p, abo, NULL, NULL, r, err); /* no workers: rank 0 searches */
   int nw = N - 1;
   dab_prover_task *task = calloc((size_t)nw, sizeof *task);
   dab_proof_claim *busy = calloc((size_t)nw, sizeof *busy);

@@ -65,8 +65,8 @@
 **   |POSITION (RxC:DBN, canonical)                        |CLAIM|RESULT|BOUND|key=value...
 **
 ** Thread safety: a dab_proof object is used by one thread at a time;
-** distinct objects are independent.  The file functions are safe between
-** processes: records go to per-run files written by temp file + rename.
+** distinct objects are independent.  The text of records and the files of
+** a proof directory, and the search of one claim: proof/records.h.
 */
 
 typedef enum { DAB_PROOF_GE = 0, DAB_PROOF_LE = 1 } dab_proof_dir;
@@ -163,6 +163,10 @@ uint64_t dab_proof_canon(const dab_proof *pf, uint64_t p);
 */
 dab_status dab_proof_add(dab_proof *pf, const dab_proof_rec *r, dab_err *err);
 
+/* The bound record r implies (its fail-soft bound when it has one, at the
+** value's parity): value >= *v when *lower, else value <= *v.  Cannot fail. */
+void dab_proof_rec_bound(const dab_proof *pf, const dab_proof_rec *r, bool *lower, int *v);
+
 /* Records held, in the order added.  RETURN: the array; *n its length. */
 const dab_proof_rec *dab_proof_records(const dab_proof *pf, size_t *n);
 
@@ -190,33 +194,7 @@ dab_status dab_proof_eval(dab_proof *pf, dab_proof_summary *sum, dab_proof_claim
 */
 dab_status dab_proof_open_at(dab_proof *pf, int depth, dab_proof_claim *out, size_t max, size_t *n, dab_err *err);
 
-/*
-** Searches one claim with ab (a solver for the same board) by one
-** null-window test (dab_ab_test_failsoft): GE b is value >= b, LE b is
-** NOT value >= b+1.
-** PARAMETERS: out receives the record with its fail-soft bound (date and
-** host filled in; threads from ab's options).
-** RETURN: as dab_ab_test (DAB_ECANCELED: abandoned, *out untouched).
-** NOTES: resets ab's statistics counters.
-*/
-dab_status dab_proof_solve_claim(dab_proof *pf, dab_ab *ab, const dab_proof_claim *c, dab_proof_rec *out,
-                                 dab_err *err);
-
 /* ---- Text ------------------------------------------------------------- */
-
-/* The record as one line (no newline).  RETURN: buf, or NULL if too small
-** (needs nlines + 200 bytes). */
-char *dab_proof_format_rec(const dab_proof *pf, const dab_proof_rec *r, char *buf, size_t len);
-
-/*
-** Parses one record line (as dab_proof_format_rec writes it; key=value
-** fields in any order, unknown keys ignored).
-** RETURN: DAB_OK, or DAB_EINPUT with a message saying what is wrong (other
-** board, bad position, claim, result, or a BOUND that is not implied by
-** claim and result nor stronger in the same direction, or outside the
-** box count).
-*/
-dab_status dab_proof_parse_rec(const dab_proof *pf, const char *line, dab_proof_rec *r, dab_err *err);
 
 /* "POS CLAIM" of c, e.g. "3x3:0110... >=+1", into buf (DAB_MAX_LINES + 40
 ** bytes hold any).  RETURN: buf. */
@@ -225,47 +203,20 @@ char *dab_proof_claim_label(const dab_proof *pf, const dab_proof_claim *c, char 
 /* Writes ">=+2" / "<=-1" into buf (>= 8 bytes).  RETURN: buf. */
 char *dab_proof_claim_text(int dir, int bound, char *buf);
 
-/* ---- Directories -------------------------------------------------------
-**
-**   DIR/README.md      one line: what the directory is
-**   DIR/proof.txt      the spec: board, root, claim, depth (written once)
-**   DIR/rec-*.txt      records, one file per run (see docs/proofs.md)
-*/
+/* Parses ">=+2" / "<=-1" (sign optional, |B| <= 100).  RETURN: false
+** when t is not such a claim (*dir may then be written, *bound is not). */
+bool dab_proof_parse_claim_tok(const char *t, int *dir, int *bound);
 
 /*
-** Reads DIR/proof.txt into spec.
-** RETURN: DAB_OK (*exists true); DAB_OK with *exists false when DIR or
-** the file does not exist; DAB_ECORRUPT for a malformed file; DAB_EIO.
+** "POSITION CLAIM" of a record line or of a note: a position of pf's
+** board (canonicalised into *pos) and >=B or <=B within its box count.
+** RETURN: DAB_OK, or DAB_EINPUT with what is wrong.
 */
-dab_status dab_proof_read_spec(const char *dir, dab_proof_spec *spec, bool *exists, dab_err *err);
+dab_status dab_proof_parse_pos_claim(const dab_proof *pf, const char *pos_text, const char *claim_text, uint64_t *pos,
+                                     int *dir, int *bound, dab_err *err);
 
 /*
-** Creates DIR (and its parent chain) if needed and writes README.md and
-** proof.txt (atomically).  RETURN: DAB_OK or DAB_EIO.
-*/
-dab_status dab_proof_write_spec(const char *dir, const dab_proof_spec *spec, dab_err *err);
-
-/* The spec in the text form proof.txt uses for the claim ("=+0",
-** ">=+0", "<=+2", ">=-1,<=+3").  RETURN: buf (>= 24 bytes). */
-char *dab_proof_spec_claim_text(const dab_proof_spec *spec, char *buf);
-
-/* Parses a claim text as written by dab_proof_spec_claim_text into spec.
-** RETURN: DAB_OK or DAB_EINPUT. */
-dab_status dab_proof_parse_claim(const char *text, dab_proof_spec *spec, dab_err *err);
-
-/* What loading a directory met. */
-typedef struct dab_proof_load_info {
-  int files;                    /* rec-*.txt files read */
-  uint64_t lines;               /* record lines accepted */
-  int torn;                     /* unterminated last lines ignored */
-  int bad;                      /* malformed or contradicting lines ignored */
-  char first_problem[320];      /* "FILE:LINE: what" for the first torn/bad line */
-  uint64_t later;               /* record and note lines skipped as dated after
-                                   dab_proof_set_until's date */
-} dab_proof_load_info;
-
-/*
-** Makes later dab_proof_load_dir calls skip the record lines and "# open"
+** Makes later dab_proof_load_dir calls (proof/records.h) skip the record lines and "# open"
 ** notes dated after `date` (their date= field, ISO 8601 UTC, compared as
 ** text: "2026-11-22T22:26:00Z", or any prefix of one), as if they had not
 ** been written yet; lines without a date are kept.  NULL or "" lifts the
@@ -275,13 +226,8 @@ typedef struct dab_proof_load_info {
 */
 void dab_proof_set_until(dab_proof *pf, const char *date);
 
-/*
-** Adds the records of every DIR/rec-*.txt (sorted by name).  A last line
-** without its newline (a torn write) and malformed lines are skipped and
-** counted in info; they never stop the load.
-** RETURN: DAB_OK, or DAB_EIO when DIR cannot be read.
-*/
-dab_status dab_proof_load_dir(dab_proof *pf, const char *dir, dab_proof_load_info *info, dab_err *err);
+/* dab_proof_set_until's date ("" when there is no limit). */
+const char *dab_proof_until(const dab_proof *pf);
 
 /*
 ** How long a search of claim c's whole subtree ran before it was given up
@@ -346,20 +292,9 @@ size_t dab_proof_order_hint(const dab_proof *pf, const dab_ab *ab, const dab_pro
 /* File name of source index i (NULL if none). */
 const char *dab_proof_source_name(const dab_proof *pf, int i);
 
-/*
-** Appends one line to the file at path, in one write, then flushes it:
-** the file grows by whole lines, and a record costs its own bytes.  A
-** missing file is created whole (header, may be NULL, then the line: a
-** temporary file renamed).  A file whose last line was cut (a crash or a
-** full disk mid-write; readers skip such a tail) is rewritten the same
-** way with that tail turned into a "# torn line" comment, so that it can
-** never join the new line into a different record.
-** RETURN: DAB_OK or DAB_EIO (a failed write is truncated away).
-** NOTES: one writer per file: concurrent runs use distinct files.
-*/
-dab_status dab_proof_append_line(const char *path, const char *header, const char *line, dab_err *err);
-
-/* Header comment of a records file (several '#' lines, newline-terminated). */
-const char *dab_proof_rec_header(void);
+/* Adds name (malloc'd; pf owns it from now on) to the sources that
+** records point at (dab_proof_rec.source).  RETURN: its index, or -1 when
+** out of memory (name then stays the caller's). */
+int dab_proof_add_source(dab_proof *pf, char *name);
 
 #endif

@@ -19,6 +19,7 @@
 #define XXH_STATIC_LINKING_ONLY
 #include <xxhash.h>
 #include <zstd.h>
+#include "game/durable.h"
 #include "solver/retro.h"
 #include "tablebase/tb_internal.h"
 #include "game/clock.h"
@@ -187,16 +188,6 @@ static void remove_stale(const char *path) {
     unlink(full);
   }
   closedir(d);
-}
-
-static void fsync_dir_of(const char *path) {
-  char dcopy[4096];
-  snprintf(dcopy, sizeof dcopy, "%s", path);
-  int fd = open(dirname(dcopy), O_RDONLY | O_DIRECTORY);
-  if (fd >= 0) {
-    fsync(fd);
-    close(fd);
-  }
 }
 
 /* ---- Meta ---------------------------------------------------------------- */
@@ -588,12 +579,9 @@ dab_status dabtb_build(int rows, int cols, const char *path, const dabtb_build_o
   cfd = -1;
   st = carry_solved(path, cmp, rows, cols, err);
   if (st) goto out;
-  if (rename(cmp, path) != 0) {
-    st = dab_fail(err, DAB_EIO, "%s: rename: %s", path, strerror(errno));
-    goto out;
-  }
+  st = dab_durable_commit_file(cmp, path, err); /* carry_solved wrote it since the fsync */
+  if (st) goto out;
   made_cmp = false;
-  fsync_dir_of(path);
   if (have_layers) dabtb_layers_close(&layers, true); /* the file is in place */
   have_layers = false;
   r.write_seconds = dab_now_s() - t2;

@@ -15,6 +15,7 @@
 #include <unistd.h>
 #define XXH_STATIC_LINKING_ONLY
 #include <xxhash.h>
+#include "game/durable.h"
 #include "game/sysmem.h"
 #include "tablebase/tb_internal.h"
 #include "tablebase/tb_rule.h"
@@ -288,26 +289,9 @@ static void header(uint8_t *h, const dab_geom *g, int k, uint64_t entries, uint6
   dabtb_put_le64(h + 32, hash);
 }
 
-static bool write_all(int fd, const uint8_t *p, size_t n) {
-  while (n) {
-    ssize_t w = write(fd, p, n > ((size_t)1 << 30) ? (size_t)1 << 30 : n);
-    if (w < 0 && errno == EINTR) continue;
-    if (w <= 0) return false;
-    p += w;
-    n -= (size_t)w;
-  }
-  return true;
-}
-
-static void fsync_dir(const char *dir) {
-  int fd = open(dir, O_RDONLY | O_DIRECTORY);
-  if (fd >= 0) {
-    fsync(fd);
-    close(fd);
-  }
-}
-
-/* Writes layer k (KK.tmp, fsync, rename to KK). */
+/* Writes layer k (KK.tmp, fsync, rename to KK: game/durable.h).  KK.tmp
+** is the one name: the layers' lock admits one build, and closing the
+** layers removes it. */
 static dab_status save_layer(const dabtb_layers *L, const dab_geom *g, int k, const uint8_t *data,
                              uint64_t n, dab_err *err) {
   char tmp[4300], fin[4300];
@@ -315,20 +299,17 @@ static dab_status save_layer(const dabtb_layers *L, const dab_geom *g, int k, co
   layer_name(L, k, false, fin, sizeof fin);
   uint8_t h[LAYER_HEADER];
   header(h, g, k, n, XXH3_64bits(data, n));
-  int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-  if (fd < 0) return dab_fail(err, DAB_EIO, "%s: %s", tmp, strerror(errno));
+  dab_durable d;
+  dab_status st = dab_durable_open(&d, fin, tmp, err);
+  if (st) return st;
   /* Small layers are not synced: a layer lost to a crash fails its
   ** checksum on the resume and is computed again (seconds at most). */
-  bool ok = write_all(fd, h, sizeof h) && write_all(fd, data, n) && (n < LAYER_SYNC || fsync(fd) == 0);
-  int e = errno;
-  if (close(fd) != 0) ok = false;
-  if (!ok || rename(tmp, fin) != 0) {
-    if (ok) e = errno;
-    unlink(tmp);
-    return dab_fail(err, DAB_EIO, "%s: %s", tmp, strerror(e));
+  d.nosync = n < LAYER_SYNC;
+  if ((st = dab_durable_put(&d, h, sizeof h, err)) || (st = dab_durable_put(&d, data, n, err))) {
+    dab_durable_abort(&d);
+    return st;
   }
-  if (n >= LAYER_SYNC) fsync_dir(L->dir);
-  return DAB_OK;
+  return dab_durable_commit(&d, err);
 }
 
 /* Maps layer k's file when it is whole and of this board (check: its

@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "solver/ab.h"
+#include "proof/records.h"
 #include "solver/proof.h"
 #include "solver/retro.h"
 #include "tests/testhelp.h"

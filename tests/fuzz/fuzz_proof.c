@@ -8,6 +8,7 @@
 ** See Copyright Notice in README.md
 */
 #include <sys/stat.h>
+#include "proof/records.h"
 #include "solver/proof.h"
 #include "tests/fuzz/fuzzhelp.h"
 
