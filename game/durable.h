@@ -1,6 +1,7 @@
 /*
 ** durable.h: files that appear whole or not at all, through a crash too
 ** (a temporary file beside the target, fsync, rename, fsync the directory).
+** Internal to libdab: not installed (the public API is capi/dab.h).
 ** See Copyright Notice in README.md
 */
 #ifndef DAB_DURABLE_H

@@ -1,6 +1,7 @@
 /*
 ** records.h: a divisible proof's files (docs/proofs.md): record lines,
 ** the directory's spec and records files, and the search that makes a record.
+** Internal to libdab: not installed (the public API is capi/dab.h).
 ** See Copyright Notice in README.md
 */
 #ifndef DAB_PROOF_RECORDS_H
