@@ -16,16 +16,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import dab  # noqa: E402
 from dab import errors  # noqa: E402
 
-passed = failed = 0
-
-
-def check(cond, what):
-    global passed, failed
-    if cond:
-        passed += 1
-    else:
-        failed += 1
-        print("FAIL", what, file=sys.stderr)
+from checks import check, report  # noqa: E402
 
 
 def raised(fn):
@@ -123,5 +114,4 @@ try:
 finally:
     shutil.rmtree(tmp, ignore_errors=True)
 
-print("test_errors.py: %d passed, %d failed" % (passed, failed))
-sys.exit(1 if failed else 0)
+report("test_errors.py")

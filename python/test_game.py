@@ -15,16 +15,7 @@ os.environ.setdefault("DAB_TB_NO_PROJECT", "1")   # no user tables: the oracle s
 import numpy as np  # noqa: E402
 import dab  # noqa: E402
 
-passed = failed = 0
-
-
-def check(cond, what):
-    global passed, failed
-    if cond:
-        passed += 1
-    else:
-        failed += 1
-        print("FAIL", what, file=sys.stderr)
+from checks import check, report  # noqa: E402
 
 
 root = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
@@ -347,5 +338,4 @@ check(rt == sd, "serialize of a from_dbn state")
 board = s.observation_string()
 check(board.count("\n") == 5 and board.startswith("┌───┬"), "observation_string draws OpenSpiel's board")
 
-print("test_game.py: %d passed, %d failed" % (passed, failed))
-sys.exit(1 if failed else 0)
+report("test_game.py")

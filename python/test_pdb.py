@@ -13,16 +13,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 os.environ.setdefault("DAB_TB_NO_PROJECT", "1")
 import dab  # noqa: E402
 
-passed = failed = 0
-
-
-def check(cond, what):
-    global passed, failed
-    if cond:
-        passed += 1
-    else:
-        failed += 1
-        print("FAIL", what, file=sys.stderr)
+from checks import check, report  # noqa: E402
 
 
 root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -75,5 +66,4 @@ with tempfile.TemporaryDirectory() as d:
     with dab.PatternDB(path) as db3:
         check(db3.probe("2x2@0,1,2")["covered"], "context manager")
 
-print("test_pdb.py: %d passed, %d failed" % (passed, failed))
-sys.exit(1 if failed else 0)
+report("test_pdb.py")

@@ -24,16 +24,7 @@ here = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, here)
 import dab  # noqa: E402
 
-passed = failed = 0
-
-
-def check(cond, what):
-    global passed, failed
-    if cond:
-        passed += 1
-    else:
-        failed += 1
-        print("FAIL", what, file=sys.stderr)
+from checks import check, report  # noqa: E402
 
 
 root = os.path.normpath(os.path.join(here, ".."))
@@ -215,5 +206,4 @@ print(json.dumps(out))
 finally:
     shutil.rmtree(tmp, ignore_errors=True)
 
-print("test_pkg.py: %d passed, %d failed" % (passed, failed))
-sys.exit(1 if failed else 0)
+report("test_pkg.py")

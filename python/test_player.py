@@ -13,16 +13,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 os.environ.setdefault("DAB_TB_NO_PROJECT", "1")
 import dab  # noqa: E402
 
-passed = failed = 0
-
-
-def check(cond, what):
-    global passed, failed
-    if cond:
-        passed += 1
-    else:
-        failed += 1
-        print("FAIL", what, file=sys.stderr)
+from checks import check, report  # noqa: E402
 
 
 def play(game, players):
@@ -118,5 +109,4 @@ try:
 finally:
     shutil.rmtree(tmp, ignore_errors=True)
 
-print("test_player.py: %d passed, %d failed" % (passed, failed))
-sys.exit(1 if failed else 0)
+report("test_player.py")

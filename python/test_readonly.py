@@ -20,16 +20,7 @@ os.environ.pop("DAB_TB_PATH", None)
 os.environ.pop("DAB_READONLY", None)
 import dab  # noqa: E402
 
-passed = failed = 0
-
-
-def check(cond, what):
-    global passed, failed
-    if cond:
-        passed += 1
-    else:
-        failed += 1
-        print("FAIL", what, file=sys.stderr)
+from checks import check, report  # noqa: E402
 
 
 def raised(fn):
@@ -94,5 +85,4 @@ try:
 finally:
     shutil.rmtree(tmp, ignore_errors=True)
 
-print("test_readonly.py: %d passed, %d failed" % (passed, failed))
-sys.exit(1 if failed else 0)
+report("test_readonly.py")

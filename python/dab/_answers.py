@@ -4,7 +4,7 @@ arguments, value, move_values, analyze, result, best_moves and closing.
 import ctypes
 import operator
 
-from ._lib import _Err, _raise
+from ._lib import _Closing, _Err, _raise
 from .errors import DabInputError
 
 
@@ -23,7 +23,7 @@ def _sign(x):
     return (x > 0) - (x < 0)
 
 
-class _Answers:
+class _Answers(_Closing):
     """What Tablebase and Oracle share: the questions and closing.  A subclass
     sets _lib, _h, rows and cols, and names its C calls in _calls: close,
     parse (text -> line set), value and move_values, whose signatures are
@@ -39,18 +39,6 @@ class _Answers:
         if self._h:
             self._c("close")(self._h)
             self._h = None
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self.close()
-
-    def __del__(self):
-        try:
-            self.close()
-        except Exception:
-            pass
 
     def _pos(self, pos):
         """pos as a line set: text is parsed by the C library (DabInputError

@@ -174,3 +174,20 @@ def _raise(st, err):
     """Raises the exception of C status st (nonzero) with err's message
     (dab.errors.dab_error: the class follows the code)."""
     raise dab_error(st, err.msg.decode(errors="replace"))
+
+
+class _Closing:
+    """A handle with close(): `with` closes it, and so does garbage
+    collection (quietly: the interpreter may be shutting down)."""
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    def __del__(self):
+        try:
+            self.close()
+        except Exception:
+            pass

@@ -1,7 +1,7 @@
 """dab.pdb: the pattern database of Strings-and-Coins components (docs/pdb.md)."""
 import ctypes
 
-from ._lib import _Err, _load, _raise
+from ._lib import _Closing, _Err, _load, _raise
 from .errors import DabBoardError, DabInputError
 
 _MAX_COMP = 32
@@ -47,7 +47,7 @@ def _lib():
     return lib
 
 
-class PatternDB:
+class PatternDB(_Closing):
     """A pattern database file (`dab pdb build`): every grid component of up to
     max_strings strings with its Nimstring value and its value played alone.
     path=None finds components.dabpdb where tablebases are found (tb_dir,
@@ -112,14 +112,3 @@ class PatternDB:
             self._lib.dab_pdb_free(self._h)
             self._h = None
 
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self.close()
-
-    def __del__(self):
-        try:
-            self.close()
-        except Exception:
-            pass

@@ -7,7 +7,7 @@ trained agent (q:FILE, nn:FILE, az:FILE, econ:FILE, erl:FILE) from Python.
 """
 import ctypes
 
-from ._lib import _Err, _load, _raise
+from ._lib import _Closing, _Err, _load, _raise
 from .errors import DabBoardError, DabInputError
 
 
@@ -22,7 +22,7 @@ def _board(board):
     raise DabInputError(1, "board %r: expected RxC, (rows, cols) or a dab.Game" % (board,))
 
 
-class Player:
+class Player(_Closing):
     """The player of spec ("random", "level1", "chain", "mcts:sims=N",
     "perfect", "q:FILE", "az:FILE"...; `dab play --help` lists them) on
     board ("RxC", (rows, cols) or a dab.Game).  seed fixes its random
@@ -70,18 +70,6 @@ class Player:
         if self._h:
             self._lib.dab_capi_player_free(self._h)
             self._h = None
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self.close()
-
-    def __del__(self):
-        try:
-            self.close()
-        except Exception:
-            pass
 
     def __repr__(self):
         return "<dab.Player %s on %dx%d>" % (self.name, self.rows, self.cols)
