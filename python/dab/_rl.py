@@ -307,3 +307,16 @@ def draw(state, names=("player_0", "player_1")):
     else:
         tail = "score %d-%d, %s to move" % (sc[0], sc[1], names[state.player])
     return out + tail + "\n"
+
+
+def render(state, names, mode):
+    """An environment's render(): the drawing (draw) returned for "ansi",
+    printed for "human", None otherwise; RuntimeError before reset()."""
+    if state is None:
+        raise RuntimeError("render() before reset(): call reset() first")
+    text = draw(state, names)
+    if mode == "ansi":
+        return text
+    if mode == "human":
+        print(text)
+    return None

@@ -132,15 +132,8 @@ class DabEnv(gymnasium.Env):
         return self.observer.mask(self.state).astype(bool)
 
     def render(self):
-        if self.state is None:
-            raise RuntimeError("render() before reset(): call reset() first")
         names = ("agent", "opponent") if self.side == 0 else ("opponent", "agent")
-        text = _rl.draw(self.state, names)
-        if self.render_mode == "ansi":
-            return text
-        if self.render_mode == "human":
-            print(text)
-        return None
+        return _rl.render(self.state, names, self.render_mode)
 
     def close(self):
         opp = self.opponent

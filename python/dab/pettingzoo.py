@@ -169,14 +169,7 @@ class DabAECEnv(AECEnv):
     def render(self):
         """The board and score: returned as text ("ansi"), printed
         ("human"); None without a render_mode."""
-        if self.state is None:
-            raise RuntimeError("render() before reset(): call reset() first")
-        text = _rl.draw(self.state, AGENTS)
-        if self.render_mode == "ansi":
-            return text
-        if self.render_mode == "human":
-            print(text)
-        return None
+        return _rl.render(self.state, AGENTS, self.render_mode)
 
     def close(self):
         for opp in self.opponents.values():
