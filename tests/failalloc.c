@@ -4,6 +4,7 @@
 */
 #include "tests/failalloc.h"
 #include <errno.h>
+#include <pthread.h>
 #include <stdatomic.h>
 #include <stddef.h>
 #include <sys/mman.h>
@@ -31,6 +32,37 @@ static void *fa_site[FA_MAX_SITES];
 static int fa_nsites;
 static void *fa_last;
 
+/* The record of a run's calls (fa_record): the site of each, in order. */
+static pthread_mutex_t fa_rec_lock = PTHREAD_MUTEX_INITIALIZER;
+static atomic_bool fa_recording;
+static void **fa_rec;
+static size_t fa_nrec, fa_caprec;
+
+void fa_record(bool on) {
+  pthread_mutex_lock(&fa_rec_lock);
+  if (on) fa_nrec = 0;
+  atomic_store(&fa_recording, on);
+  pthread_mutex_unlock(&fa_rec_lock);
+}
+
+size_t fa_recorded(void *const **site) {
+  *site = (void *const *)fa_rec;
+  return fa_nrec;
+}
+
+/* Appends a call's site; the table grows by the real realloc (not
+** counted), and stops growing when that fails. */
+static void fa_note(void *site) {
+  pthread_mutex_lock(&fa_rec_lock);
+  if (fa_nrec == fa_caprec) {
+    size_t cap = fa_caprec ? 2 * fa_caprec : 4096;
+    void **r = __real_realloc(fa_rec, cap * sizeof *r);
+    if (r) fa_rec = r, fa_caprec = cap;
+  }
+  if (fa_nrec < fa_caprec) fa_rec[fa_nrec++] = site;
+  pthread_mutex_unlock(&fa_rec_lock);
+}
+
 void fa_arm(uint64_t n) {
   atomic_store(&fa_count, 0);
   atomic_store(&fa_hit, false);
@@ -52,6 +84,7 @@ int fa_site_list(void **site, int max) {
 static bool fa_fail(void *site) {
   uint64_t target = atomic_load(&fa_target);
   uint64_t k = atomic_fetch_add(&fa_count, 1) + 1;
+  if (atomic_load(&fa_recording)) fa_note(site);
   if (!target || k != target) return false;
   atomic_store(&fa_hit, true);
   fa_last = site;

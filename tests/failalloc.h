@@ -6,6 +6,7 @@
 #define DAB_FAILALLOC_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 /*
@@ -24,6 +25,13 @@
 
 /* Fails the nth allocation from now (n >= 1); 0 disarms. */
 void fa_arm(uint64_t n);
+
+/* Turns the record of calls on (emptied) or off: the call site of every
+** allocation counted meanwhile, in order, so a sweep can choose which to
+** fail.  fa_recorded gives the table (valid until the next recording)
+** and its length; the table is the shim's own (the real allocator's). */
+void fa_record(bool on);
+size_t fa_recorded(void *const **site);
 
 /* Allocations counted since the last fa_arm. */
 uint64_t fa_calls(void);
