@@ -4,10 +4,10 @@
 ** See Copyright Notice in README.md
 */
 #include <dirent.h>
+#include <dlfcn.h>
 #include <errno.h>
 #include <ftw.h>
 #include <limits.h>
-#include <dlfcn.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -616,7 +616,7 @@ static dab_status run_thm(dab_err *err) {
     o.level = level;
     o.max_strings2 = 6, o.graphs2 = 4, o.max_board_lines = 12, o.constructed3 = 2, o.games4 = 2;
     o.pdb_strings = 4, o.pdb_sums = 8, o.threads = 1, o.seed = 5;
-    thm_report *r = &rep + 0;
+    thm_report *r = &rep;
     memset(r, 0, sizeof *r);
     st = thm_check_run(&o, r, err);
     if (!st && !thm_report_ok(r)) st = dab_fail(err, DAB_EINTERNAL, "level %d: a claim fails", level);
