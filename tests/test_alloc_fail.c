@@ -20,6 +20,7 @@
 #include "oracle/oracle.h"
 #include "oracle/vec.h"
 #include "pdb/pdb.h"
+#include "players/arena.h"
 #include "players/player.h"
 #include "proof/prover.h"
 #include "solver/ab.h"
@@ -672,6 +673,26 @@ static dab_status run_players(dab_err *err) {
   return play_specs(2, 3, specs, sizeof specs / sizeof *specs, false, err);
 }
 
+/* A match of two players on 2x3, every move scored by the oracle: a
+** move the oracle could not score stays unscored (scored < moves). */
+static dab_status run_match(dab_err *err) {
+  dab_geom g;
+  dab_status st = dab_geom_init(&g, 2, 3, err);
+  dab_player_env *env = NULL;
+  if (!st) st = dab_player_env_new(dir, &env, err);
+  const dab_oracle *o = NULL;
+  if (!st) st = dab_player_env_oracle(env, 2, 3, &o, err);
+  dab_game_record rec[2];
+  dab_match_opts mo = {.g = &g, .player = {{.spec = "level1"}, {.spec = "mcts:sims=20"}}, .env = env, .oracle = o,
+                       .games = 2, .threads = 1, .seed = 9};
+  if (!st) st = dab_match_run(&mo, rec, err);
+  for (int i = 0; i < 2 && !st; i++)
+    if (!rec[i].done || rec[i].score[0] + rec[i].score[1] != g.nboxes)
+      st = wrong(err, "match game boxes", rec[i].score[0] + rec[i].score[1], g.nboxes);
+  dab_player_env_free(env);
+  return st;
+}
+
 static dab_status run_agent_players(dab_err *err) {
   static char specs[3][320];
   static const char *const names[3] = {"nn", "az", "q"};
@@ -701,7 +722,7 @@ static dab_status run_store(dab_err *err) {
   for (int pass = 0; pass < 2 && !st; pass++) {
     dab_oracle_opts so = {.tb_dir = p, .search = true, .only = DAB_ORACLE_ONLY_SEARCH,
                           .store = pass ? DAB_ORACLE_STORE_READ : DAB_ORACLE_STORE_WRITE, .threads = 1,
-                          .search_hash = 1 << 20};
+                          .search_hash = 1 << 20, .checkpoint_seconds = 1e-9 /* checkpoints too */};
     dab_oracle *o = NULL;
     st = dab_oracle_open(2, 5, &so, &o, err);
     if (st) return st;
@@ -1003,6 +1024,7 @@ int main(void) {
       {"models", NULL, NULL, run_models, NULL},
       {"players", NULL, NULL, run_players, NULL},
       {"agent-players", NULL, NULL, run_agent_players, NULL},
+      {"match", NULL, NULL, run_match, NULL},
       {"learn", NULL, NULL, run_learn, NULL},
       {"train", NULL, setup_train, run_train, NULL},
       {"train-rules", NULL, setup_train, run_train_rules, NULL},
