@@ -106,6 +106,14 @@ $(BUILD)/tests/%: tests/%.c $(BUILD)/libdab-apps.a $(BUILD)/libdab.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(BUILD)/libdab-apps.a $(BUILD)/libdab.a $(LDLIBS) $(APP_LDLIBS)
 
+# test_alloc_fail: every allocation libdab.a makes goes through the shim
+# tests/failalloc.c (--wrap), which fails the Nth one when armed; the
+# library itself is the one every other program links.
+ALLOC_WRAP := -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc,--wrap=strdup,--wrap=mmap
+$(BUILD)/tests/test_alloc_fail: tests/test_alloc_fail.c tests/failalloc.c $(BUILD)/libdab.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(LDFLAGS) $(ALLOC_WRAP) -o $@ tests/test_alloc_fail.c tests/failalloc.c $(BUILD)/libdab.a $(LDLIBS)
+
 $(BUILD)/bench/%: bench/%.c $(BUILD)/libdab.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(BUILD)/libdab.a $(LDLIBS)

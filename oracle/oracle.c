@@ -52,7 +52,8 @@ struct dab_oracle {
 
 /* A tablebase for the board: found on the search path, or built there on
 ** first use for boards up to DABTB_AUTO_BUILD_LINES.  NULL when neither;
-** *st is then an error only when a file exists but cannot be used. */
+** *st is then an error only when a file exists but cannot be used, or
+** the build ran out of memory. */
 static dabtb *open_tablebase(int rows, int cols, const dab_oracle_opts *opts, dab_status *st,
                              dab_err *err) {
   char path[PATH_MAX + 64];
@@ -66,7 +67,9 @@ static dabtb *open_tablebase(int rows, int cols, const dab_oracle_opts *opts, da
     }
     return tb;
   }
-  if (dabtb_open_board_mode(rows, cols, opts->tb_dir, opts->read_only, &tb, NULL)) return NULL;
+  dab_err why;
+  dab_status bst = dabtb_open_board_mode(rows, cols, opts->tb_dir, opts->read_only, &tb, &why);
+  if (bst == DAB_ENOMEM) *st = dab_fail(err, bst, "%s", why.msg); /* not "no table found" */
   return tb;
 }
 

@@ -349,7 +349,11 @@ dab_status dab_pdb_load(const char *path, dab_pdb **out, dab_err *err) {
         uint32_t w;
         memcpy(&w, raw + at, 4);
         size_t words = 1 + MV_NCHILD(w);
-        if (at + 4 * words > raw32 || !pdb_reserve_moves(db, words)) goto short_block;
+        if (at + 4 * words > raw32) goto short_block;
+        if (!pdb_reserve_moves(db, words)) {
+          st = dab_fail(err, DAB_ENOMEM, "%s: out of memory", path);
+          goto out;
+        }
         memcpy(db->mv + db->mv_n, raw + at, 4 * words);
         db->mv_n += words;
         at += 4 * words;

@@ -301,6 +301,7 @@ typedef struct carry_list {
   uint64_t *pos;
   dabtb_solved *rec;
   size_t n, cap;
+  bool oom;       /* the list is short: the build must fail, not drop records */
 } carry_list;
 
 static int carry_one(void *ctx, uint64_t key, const dabtb_solved *r) {
@@ -311,7 +312,7 @@ static int carry_one(void *ctx, uint64_t key, const dabtb_solved *r) {
     if (p) l->pos = p;
     dabtb_solved *q = realloc(l->rec, cap * sizeof *q);
     if (q) l->rec = q;
-    if (!p || !q) return 1;
+    if (!p || !q) return l->oom = true;
     l->cap = cap;
   }
   l->pos[l->n] = key;
@@ -327,22 +328,21 @@ static dab_status carry_solved(const char *path, const char *fresh, int rows, in
   struct stat sb;
   if (stat(path, &sb) != 0) return DAB_OK;
   dabtb_store *old;
-  if (dabtb_store_open(path, rows, cols, DABTB_STORE_READ, &old, NULL)) return DAB_OK; /* not ours */
+  dab_err why;
+  dab_status st = dabtb_store_open(path, rows, cols, DABTB_STORE_READ, &old, &why);
+  if (st == DAB_ENOMEM) return dab_fail(err, st, "%s", why.msg); /* ours, maybe: not read */
+  if (st) return DAB_OK; /* not ours */
   carry_list l = {0};
-  dab_status st = dabtb_store_each(old, carry_one, &l, err);
+  st = dabtb_store_each(old, carry_one, &l, err);
   dabtb_store_close(old);
+  if (!st && l.oom) st = dab_fail(err, DAB_ENOMEM, "out of memory for the solved records of %s", path);
   if (!st && l.n) {
     dabtb_store *s;
     st = dabtb_store_open(fresh, rows, cols, DABTB_STORE_WRITE, &s, err);
     if (!st) st = dabtb_store_put(s, l.n, l.pos, l.rec, err);
     dabtb_store_close(s);
-    size_t len = strlen(fresh) + 8;
-    char *lock = malloc(len);
-    if (lock) {
-      snprintf(lock, len, "%s-lock", fresh);
-      unlink(lock);
-      free(lock);
-    }
+    char lock[4216]; /* fresh: at most 4200 bytes; not malloc'd, or a failure left the lock */
+    if ((size_t)snprintf(lock, sizeof lock, "%s-lock", fresh) < sizeof lock) unlink(lock);
   }
   free(l.pos);
   free(l.rec);

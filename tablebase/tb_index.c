@@ -169,6 +169,7 @@ dab_status dab_tbidx_init(dab_tbidx *ix, const dab_geom *g, dab_err *err) {
   uint64_t *f = calloc(nb * nk * 2, sizeof *f);
   if (!f) {
     free(mem);
+    memset(ix, 0, sizeof *ix); /* the caller's dab_tbidx_free must not free mem again */
     return dab_fail(err, DAB_ENOMEM, "out of memory for the tablebase index");
   }
   uint64_t *fbelow = f, *fhere = f + nb * nk;

@@ -91,6 +91,8 @@ run_one() {  # name, command...
   f=$(sed -E 's/.*passed, ([0-9]+) failed.*/\1/' <<<"$line")
   if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then f=1; fi
   ((f)) && printf '%s\n' "$out" | grep -E 'FAIL|ERROR|runtime error|Sanitizer' | head -n 20
+  # test_alloc_fail's coverage: scenarios, failure points, sites swept
+  printf '%s\n' "$out" | grep -E '^alloc-fail: [0-9]+ scenarios'
   echo "$line  ($((SECONDS - t0)) s)"
   passed=$((passed + p)); failed=$((failed + f))
 }

@@ -112,10 +112,11 @@ static void play_game(const dab_geom *g, const dab_retro *r, uint64_t *rs, game_
   (void)ncomplete_moves;
 }
 
-/* B1 on a Strings-and-Coins graph: random cuts until no string is left. */
-static void play_sc_game(const dab_sg *g, uint64_t *rs, thm_claim *b1) {
+/* B1 on a Strings-and-Coins graph: random cuts until no string is left.
+** RETURN: DAB_OK; DAB_ENOMEM (no case counted: the caller must say so). */
+static dab_status play_sc_game(const dab_sg *g, uint64_t *rs, thm_claim *b1, dab_err *err) {
   dab_sgs *s;
-  if (dab_sgs_new(g, &s, NULL) != DAB_OK) return;
+  if (dab_sgs_new(g, &s, err) != DAB_OK) return DAB_ENOMEM;
   uint32_t mask = dab_sg_full(g);
   int C = dab_sg_coins_left(g, mask), S = g->nstrings;
   int turns = 1, dx = 0, left = S;
@@ -135,6 +136,7 @@ static void play_sc_game(const dab_sg *g, uint64_t *rs, thm_claim *b1) {
   if (C >= 1)
     THM_CASE(b1, turns == S - C + dx + 1, "S&C game: S=%d C=%d D=%d, %d turns", S, C, dx, turns);
   dab_sgs_free(s);
+  return DAB_OK;
 }
 
 /* ---- Level 3 -------------------------------------------------------- */
@@ -311,15 +313,17 @@ static uint64_t construct_sle(const dab_geom *g, uint64_t *rs, int max_free) {
 }
 
 /* The graph solver (junctions and all) against a board table: every
-** position of the table is a string mask of the empty board's graph. */
-static void graph_vs_table(const dab_retro *r, thm_claim *cl) {
+** position of the table is a string mask of the empty board's graph.
+** RETURN: DAB_OK; the graph solver's error (no case counted). */
+static dab_status graph_vs_table(const dab_retro *r, thm_claim *cl, dab_err *err) {
   const dab_geom *g = &r->geom;
   dab_lineset empty = {{0}};
   dab_sg sg;
   int16_t line_of[DAB_SG_MAX_STRINGS];
   dab_sgs *s;
-  if (dab_sg_from_board(g, &empty, &sg, line_of, NULL) != DAB_OK) return;
-  if (dab_sgs_new(&sg, &s, NULL) != DAB_OK) return;
+  dab_status st = dab_sg_from_board(g, &empty, &sg, line_of, err);
+  if (!st) st = dab_sgs_new(&sg, &s, err);
+  if (st) return st;
   char buf[128];
   for (uint64_t p = 0; p < r->count; p++) {
     uint32_t mask = 0;
@@ -331,6 +335,7 @@ static void graph_vs_table(const dab_retro *r, thm_claim *cl) {
   }
   dab_sgs_free(s);
   if (g->nlines > cl->max_size) cl->max_size = g->nlines;
+  return DAB_OK;
 }
 
 dab_status thm_level3(const thm_opts *o, thm_report *rep, dab_err *err) {
@@ -364,7 +369,10 @@ dab_status thm_level3(const thm_opts *o, thm_report *rep, dab_err *err) {
     dab_status st = solve_board(o, &g, 0, L <= 24, &r, err);
     if (st != DAB_OK) return st;
     scan_table(r, board, rep);
-    if (L <= 20) graph_vs_table(r, gvt);
+    if (L <= 20 && (st = graph_vs_table(r, gvt, err)) != DAB_OK) {
+      dab_retro_free(r);
+      return st;
+    }
     game_claims gc = {.b2 = b2, .b2_dx = b2dx};
     for (int k = 0; k < o->games4; k++) play_game(&g, r, &rs, &gc);
     game_claims gr = {.b2 = b2, .b2_dx = b2dx, .b2_spec = b2spec};
@@ -466,7 +474,7 @@ dab_status thm_level4(const thm_opts *o, thm_report *rep, dab_err *err) {
       if (b >= 0) deg[b]++;
     }
     if (!g.nstrings) continue;
-    play_sc_game(&g, &rs, sc);
+    if (play_sc_game(&g, &rs, sc, err)) return DAB_ENOMEM;
     if (g.nstrings > sc->max_size) sc->max_size = g.nstrings;
   }
   sc->seconds = thm_now() - t2;

@@ -591,7 +591,9 @@ dab_status thm_level2(const thm_opts *o, thm_report *rep, dab_err *err) {
     random_graph(&rs, sa, &a);
     random_graph(&rs, maxs - sa, &bg);
     dab_sg u = a;
-    if (dab_sg_append(&u, &bg) && dab_sgs_new(&u, &s, NULL) == DAB_OK) {
+    bool fits = dab_sg_append(&u, &bg);
+    if (fits && dab_sgs_new(&u, &s, err) != DAB_OK) return DAB_ENOMEM; /* not a case skipped */
+    if (fits) {
       uint32_t ma = dab_sg_full(&a), mb = dab_sg_full(&u) & ~ma;
       for (int k = 0; k < 8; k++) {
         uint32_t pa = k ? (uint32_t)rnd(&rs) & ma : ma, pb = k ? (uint32_t)rnd(&rs) & mb : mb;
@@ -605,19 +607,20 @@ dab_status thm_level2(const thm_opts *o, thm_report *rep, dab_err *err) {
     /* Scoring: the two solvers on a random union of paths and cycles. */
     dab_cs_pos p;
     random_paths(&rs, maxs, &g, &p);
-    if (dab_sgs_new(&g, &s, NULL) == DAB_OK) {
-      dab_cs *cs = dab_cs_new(1 << 20);
-      if (cs) {
-        int gv = dab_sgs_value(s, dab_sg_full(&g));
-        dab_cs_pos q = p;
-        int w = dab_cs_normalize(&q);
-        int cv = w + dab_cs_value(cs, &q, gv - w);
-        THM_CASE(xs, gv == cv, "%s: graph solver %+d, component solver %+d",
-                 dab_cs_format(&p, b, sizeof b), gv, cv);
-        dab_cs_free(cs);
-      }
+    if (dab_sgs_new(&g, &s, err) != DAB_OK) return DAB_ENOMEM;
+    dab_cs *cs = dab_cs_new(1 << 20);
+    if (!cs) {
       dab_sgs_free(s);
+      return dab_fail(err, DAB_ENOMEM, "out of memory for the component solver");
     }
+    int gv = dab_sgs_value(s, dab_sg_full(&g));
+    dab_cs_pos q = p;
+    int w = dab_cs_normalize(&q);
+    int cv = w + dab_cs_value(cs, &q, gv - w);
+    THM_CASE(xs, gv == cv, "%s: graph solver %+d, component solver %+d", dab_cs_format(&p, b, sizeof b), gv,
+             cv);
+    dab_cs_free(cs);
+    dab_sgs_free(s);
   }
   double t2 = thm_now();
   mex->seconds = xr->seconds = xs->seconds = t2 - t1;

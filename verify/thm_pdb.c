@@ -28,17 +28,21 @@
 **   PDB-NIM  a plain nim-sum, loony components counted as 0
 */
 
-/* The graph solver's value and nimber of the union of ids. */
-static bool solve_union(const dab_pdb *db, const uint32_t *ids, int n, int *value, int *nimber) {
+/* The graph solver's value and nimber of the union of ids.  RETURN: DAB_OK;
+** dab_sgs_new's error (the unions here fit: DAB_ENOMEM), which ends the
+** check rather than skip a case. */
+static dab_status solve_union(const dab_pdb *db, const uint32_t *ids, int n, int *value, int *nimber,
+                              dab_err *err) {
   dab_sg g;
   memset(&g, 0, sizeof g);
   for (int i = 0; i < n; i++) dab_pdb_graph(db, ids[i], &g);
   dab_sgs *s;
-  if (dab_sgs_new(&g, &s, NULL)) return false;
+  dab_status st = dab_sgs_new(&g, &s, err);
+  if (st) return st;
   *value = dab_sgs_value(s, dab_sg_full(&g));
   if (nimber) *nimber = dab_sgs_nimber(s, dab_sg_full(&g));
   dab_sgs_free(s);
-  return true;
+  return DAB_OK;
 }
 
 dab_status thm_level5(const thm_opts *o, thm_report *rep, dab_err *err) {
@@ -55,7 +59,7 @@ dab_status thm_level5(const thm_opts *o, thm_report *rep, dab_err *err) {
   for (uint32_t id = 0; id < dab_pdb_count(db); id++) {
     dab_pdb_info in = dab_pdb_get(db, id);
     int v, nim;
-    if (!solve_union(db, &id, 1, &v, &nim)) continue;
+    if ((st = solve_union(db, &id, 1, &v, &nim, err))) goto out;
     THM_CASE(cn, nim == in.nimber, "component %u (%d coins, %d strings): stored %d, game %d", id, in.coins,
              in.strings, in.nimber, nim);
     THM_CASE(cv, v == in.value, "component %u (%d coins, %d strings): stored %d, game %d", id, in.coins,
@@ -96,7 +100,8 @@ dab_status thm_level5(const thm_opts *o, thm_report *rep, dab_err *err) {
     }
     dab_pdb_sort(ids, n);
     int v, nim;
-    if (n < 2 || !solve_union(db, ids, n, &v, &nim)) continue;
+    if (n < 2) continue;
+    if ((st = solve_union(db, ids, n, &v, &nim, err))) goto out;
     int x = dab_pdb_nimber_sum(db, ids, n);
     THM_CASE(cx, x == nim, "sum of %d: XOR %d, game %d", n, x, nim);
     int got = dab_pdb_value(db, t, ids, n, NULL);
@@ -114,8 +119,10 @@ dab_status thm_level5(const thm_opts *o, thm_report *rep, dab_err *err) {
       memcpy(q, ids, sizeof ids[0] * (size_t)n);
       q[n] = fx;
       int vqx, coins = dab_pdb_get(db, fx).coins;
-      if (strings + dab_pdb_get(db, fx).strings <= 17 && solve_union(db, q, n + 1, &vqx, NULL))
+      if (strings + dab_pdb_get(db, fx).strings <= 17) {
+        if ((st = solve_union(db, q, n + 1, &vqx, NULL, err))) goto out;
         THM_CASE(cf, vqx == coins + v, "free component %u: v(Q+X) %d, |X| + v(Q) %d", fx, vqx, coins + v);
+      }
     }
     for (int i = 0; i + 1 < n; i++)
       if (ids[i] == ids[i + 1]) {
@@ -123,7 +130,8 @@ dab_status thm_level5(const thm_opts *o, thm_report *rep, dab_err *err) {
         int nr = 0, vq;
         for (int j = 0; j < n; j++)
           if (j != i && j != i + 1) rest[nr++] = ids[j];
-        if (solve_union(db, rest, nr, &vq, NULL)) THM_CASE(cp, vq == v, "pair of %u: v(Q+X+X) %d, v(Q) %d", ids[i], v, vq);
+        if ((st = solve_union(db, rest, nr, &vq, NULL, err))) goto out;
+        THM_CASE(cp, vq == v, "pair of %u: v(Q+X+X) %d, v(Q) %d", ids[i], v, vq);
         break;
       }
   }
