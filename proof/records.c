@@ -197,14 +197,19 @@ static dab_status write_atomic(const char *path, const char *a, size_t alen, con
   return dab_durable_commit(&d, err);
 }
 
-/* Reads a whole file (NUL-terminated).  RETURN: malloc'd text, NULL with
-** *missing true if absent, NULL otherwise on error. */
-static char *read_all(const char *path, size_t *len, bool *missing) {
+/* Reads a whole file (NUL-terminated) into *text (malloc'd).
+** RETURN: DAB_OK, with *text NULL and *missing true when the file is
+** absent; DAB_ENOMEM; DAB_EIO naming the file and errno. */
+static dab_status read_all(const char *path, char **text, size_t *len, bool *missing, dab_err *err) {
   *missing = false;
+  *text = NULL;
   FILE *f = fopen(path, "rb");
   if (!f) {
-    *missing = errno == ENOENT;
-    return NULL;
+    if (errno == ENOENT) {
+      *missing = true;
+      return DAB_OK;
+    }
+    return dab_fail(err, DAB_EIO, "cannot read %s: %s", path, strerror(errno));
   }
   size_t cap = 4096, n = 0;
   char *buf = malloc(cap);
@@ -222,15 +227,17 @@ static char *read_all(const char *path, size_t *len, bool *missing) {
     n += r;
     if (r == 0) break;
   }
-  bool bad = ferror(f);
+  int read_errno = ferror(f) ? errno : 0;
   fclose(f);
-  if (bad) {
+  if (read_errno) {
     free(buf);
-    return NULL;
+    return dab_fail(err, DAB_EIO, "cannot read %s: %s", path, strerror(read_errno));
   }
-  if (buf) buf[n] = 0;
+  if (!buf) return dab_fail(err, DAB_ENOMEM, "out of memory reading %s", path);
+  buf[n] = 0;
   *len = n;
-  return buf;
+  *text = buf;
+  return DAB_OK;
 }
 
 /* A file whose last line was cut (no newline: a crash or a full disk
@@ -239,8 +246,10 @@ static char *read_all(const char *path, size_t *len, bool *missing) {
 static dab_status append_after_torn(const char *path, const char *lbuf, dab_err *err) {
   size_t len = 0;
   bool missing;
-  char *old = read_all(path, &len, &missing);
-  if (!old) return dab_fail(err, DAB_EIO, "cannot read %s: %s", path, strerror(errno));
+  char *old;
+  dab_status rst = read_all(path, &old, &len, &missing, err);
+  if (rst) return rst;
+  if (!old) return dab_fail(err, DAB_EIO, "cannot read %s: it went away", path);
   size_t keep = len;
   while (keep && old[keep - 1] != '\n') keep--;
   static const char mark[] = "# torn line, kept as a comment: ";
@@ -335,12 +344,10 @@ dab_status dab_proof_read_spec(const char *dir, dab_proof_spec *spec, bool *exis
   snprintf(path, sizeof path, "%s/proof.txt", dir);
   size_t len;
   bool missing;
-  char *text = read_all(path, &len, &missing);
+  char *text;
   *exists = false;
-  if (!text) {
-    if (missing) return DAB_OK;
-    return dab_fail(err, DAB_EIO, "cannot read %s: %s", path, strerror(errno));
-  }
+  dab_status rst = read_all(path, &text, &len, &missing, err);
+  if (rst || missing) return rst;
   memset(spec, 0, sizeof *spec);
   bool have_board = false, have_root = false, have_claim = false, have_depth = false;
   dab_status st = DAB_OK;
@@ -413,32 +420,42 @@ dab_status dab_proof_load_dir(dab_proof *pf, const char *dir, dab_proof_load_inf
   if (!d) return dab_fail(err, DAB_EIO, "cannot read directory %s: %s", dir, strerror(errno));
   char **names = NULL;
   size_t nn = 0, cap = 0;
+  bool nomem = false;
   for (struct dirent *e; (e = readdir(d));) {
     size_t l = strlen(e->d_name);
     if (strncmp(e->d_name, "rec-", 4) || l < 8 || strcmp(e->d_name + l - 4, ".txt")) continue;
+    /* A name it cannot hold is an error, not a skipped file: the proof
+    ** would read as open where a record closed it. */
     if (nn == cap) {
-      cap = cap ? 2 * cap : 64;
-      char **nb = realloc(names, cap * sizeof *nb);
-      if (!nb) break;
+      char **nb = realloc(names, (cap ? 2 * cap : 64) * sizeof *nb);
+      if (!nb) {
+        nomem = true;
+        break;
+      }
       names = nb;
+      cap = cap ? 2 * cap : 64;
     }
-    names[nn] = strdup(e->d_name);
-    if (names[nn]) nn++;
+    if (!(names[nn] = strdup(e->d_name))) {
+      nomem = true;
+      break;
+    }
+    nn++;
   }
   closedir(d);
-  if (nn) qsort(names, nn, sizeof *names, cmp_str);
   dab_status st = DAB_OK;
+  if (nomem) {
+    st = dab_fail(err, DAB_ENOMEM, "out of memory listing %s", dir);
+    goto out;
+  }
+  if (nn) qsort(names, nn, sizeof *names, cmp_str);
   for (size_t i = 0; i < nn; i++) {
     char path[4200];
     snprintf(path, sizeof path, "%s/%s", dir, names[i]);
     size_t len;
     bool missing;
-    char *text = read_all(path, &len, &missing);
-    if (!text) {
-      if (missing) continue;
-      st = dab_fail(err, DAB_EIO, "cannot read %s: %s", path, strerror(errno));
-      break;
-    }
+    char *text;
+    if ((st = read_all(path, &text, &len, &missing, err))) break;
+    if (missing) continue;
     int src = dab_proof_add_source(pf, names[i]);
     if (src < 0) {
       free(text);

@@ -18,7 +18,7 @@
 #include "agents/nn.h"
 #include "agents/q.h"
 #include "oracle/oracle.h"
-#include "oracle/vec.h"
+#include "capi/vec.h"
 #include "pdb/pdb.h"
 #include "players/arena.h"
 #include "players/player.h"
@@ -1013,14 +1013,10 @@ int main(void) {
       {"store", NULL, setup_store, run_store, store_file_ok},
       {"oracle-build", NULL, setup_oracle_build, run_oracle_build, oracle_build_ok},
       {"proof", NULL, setup_proof, run_proof, NULL},
-      /* The records' file I/O moves out of solver/proof.c (issue #38): its
-      ** failures are fixed there.  Today solver/proof.c:read_all reports a
-      ** failed allocation as DAB_EIO ("Cannot allocate memory"), and
-      ** dab_proof_load_dir skips a records file whose name it cannot copy
-      ** (realloc, strdup) or whose text it cannot hold: the proof then
-      ** reads as open.  DAB_ALLOC_FAIL_ONLY=proof-load sweeps it. */
-      {"proof-load", "solver/proof.c read_all and dab_proof_load_dir (records file I/O, moving to proof/)",
-       NULL, run_proof_load, NULL},
+      /* Loading a proof's records (proof/records.c): a failed allocation
+      ** is DAB_ENOMEM, never a records file skipped (the proof would read
+      ** as open) or an i/o error. */
+      {"proof-load", NULL, NULL, run_proof_load, NULL},
       {"models", NULL, NULL, run_models, NULL},
       {"players", NULL, NULL, run_players, NULL},
       {"agent-players", NULL, NULL, run_agent_players, NULL},
