@@ -52,13 +52,14 @@ void az_opts_default(az_opts *o) {
                  .replay = 5, .decay = 0.98, .lr = 0.001, .batch = 1024, .epochs = 5, .l2 = 1e-4,
                  .filter = 0.25, .noise_eps = 0.25, .mqth = 0.85, .nvth = 0.75, .mqrth = 0.75,
                  .nvrth = 0.85, .mit = 150, .theorems = true, .augment = true, .chainloop = true,
-                 .table = true, .eval_per_step = 10, .temp_frac = 0.34, .max_steps = 0};
+                 .table = true, .eval_per_step = 10, .temp_frac = 0.34, .max_steps = 0,
+                 .margin = true};
 }
 
 dab_status az_opts_parse(dab_train_ctx *t, az_opts *o, dab_err *err) {
   dab_kopts *k = t->kopts;
   bool no_th = false, no_aug = false, no_cl = false;
-  int value = 0, prefix = 0, adam = 0;
+  int value = o->margin ? 1 : 0, prefix = 0, adam = 0;
   dab_status st;
   if ((st = kflag(k, "backward", &o->backward, err)) || (st = kflag(k, "no-theorems", &no_th, err)) ||
       (st = kflag(k, "no-augment", &no_aug, err)) || (st = kflag(k, "no-chainloop", &no_cl, err)) ||
