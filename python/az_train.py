@@ -13,7 +13,7 @@ Commands (every one prints one result line on stdout):
             [--epochs 5] [--batch 1024] [--lr 0.001] [--l2 1e-4] [--seed S]
             [--threads N] [--max-steps N] [--min-batches 32] [--opt-state FILE]
             --min-batches: the batch shrinks (to no fewer than 16 samples)
-            so that an epoch makes at least this many steps
+            so that an epoch makes at least this many steps (0: never)
             --opt-state: Adam's moments are read from FILE when it exists
             (the learning rate and L2 are this call's) and written back
             after the pass, so Adam runs on across iterations
@@ -176,7 +176,7 @@ def cmd_train(a):
     # A small buffer (a 2x2 board, the first backward steps) would get a
     # step or two an epoch at batch 1024; the batch shrinks so that an
     # epoch makes at least --min-batches steps (never below 16 samples).
-    bs = max(1, min(a.batch, max(16, -(-n // max(a.min_batches, 1)))))
+    bs = a.batch if a.min_batches <= 0 else min(a.batch, max(16, -(-n // a.min_batches)))
     for _ in range(a.epochs):
         perm = torch.randperm(n, generator=g)
         for i in range(0, n, bs):
