@@ -301,11 +301,14 @@ void dab_grade_values(const dab_grade *gr, double *values);
     "  --hours=H         stop after H hours (default: 10 iterations, or --generations)\n" \
     "  --sims=N (48) --c=X (2) --iter-games=N (50) --replay=N (5) --decay=D (0.98)\n"     \
     "  --lr=X (0.001) --batch=N (1024) --epochs=N (5) --l2=X (1e-4) --max-steps=N\n"     \
+    "  --min-batches=N   smaller batches where an epoch makes < N steps (32; 0: off)\n" \
     "  --blocks=N (2; the paper: 6) --filters=N (16) --vhidden=N (32)\n"                  \
     "  --mqth --nvth --mqrth --nvrth --mit   advancement (0.85 0.75 0.75 0.85 150)\n"    \
     "  --table=0|1       the paper's per-step-range (noise, mqth) table (1)\n"            \
     "  --filter=F        tree nodes with >= F * root visits as samples, backward (0.25)\n" \
-    "  --noise=E --temp-frac=F --value=wdl|margin --prefix=policy|random\n"             \
+    "  --value=margin|wdl  value target: final margin over the boxes (default) or\n"    \
+    "                    the published win/draw/loss\n"                                 \
+    "  --noise=E --temp-frac=F --prefix=policy|random\n"                               \
     "  --eval-per-step=N graded positions per step at each snapshot (10)\n"             \
     "  --trainer=FILE    python/dab/az_train.py (found beside the program by default)\n") \
   X(econ, "artificial economy of rule-graph agents (seed paper 000): auctions, curriculum", \

@@ -14,6 +14,7 @@ typedef struct az_opts {
   bool backward, theorems, augment, chainloop, margin, table, prefix_random, adam_reset;
   double hours, c, decay, lr, l2, filter, noise_eps, mqth, nvth, mqrth, nvrth, temp_frac;
   long sims, blocks, filters, vhidden, games, replay, batch, epochs, mit, eval_per_step, max_steps;
+  long min_batches;   /* the trainer shrinks the batch to make >= this many steps an epoch (0: never) */
   char trainer[4096];
 } az_opts;
 

@@ -396,7 +396,7 @@ static dab_status iterate(dab_train_ctx *t, az_run *R, dab_err *err) {
     for (long i = 0; i < G; i++)
       for (int j = 0; j < outs[i].n; j++) nb[nn++] = outs[i].s[j];
     char sp[128], wp[128], w2[128], ap[128], seed[32], ep[16], bs[16], lr[32], l2[32];
-    char thr[16], ms[16];
+    char thr[16], ms[16], mb[16];
     snprintf(sp, sizeof sp, "%s/samples.bin", R->dir);
     snprintf(wp, sizeof wp, "%s/w.bin", R->dir);
     snprintf(w2, sizeof w2, "%s/w2.bin", R->dir);
@@ -415,9 +415,10 @@ static dab_status iterate(dab_train_ctx *t, az_run *R, dab_err *err) {
     snprintf(l2, sizeof l2, "%g", R->o.l2);
     snprintf(thr, sizeof thr, "%d", nt);
     snprintf(ms, sizeof ms, "%ld", R->o.max_steps);
+    snprintf(mb, sizeof mb, "%ld", R->o.min_batches);
     const char *extra[] = {"train", "--weights", wp, "--samples", sp, "--epochs", ep, "--batch", bs,
                            "--lr", lr, "--l2", l2, "--seed", seed, "--threads", thr,
-                           "--max-steps", ms, R->o.adam_reset ? NULL : "--opt-state", ap, NULL};
+                           "--max-steps", ms, "--min-batches", mb, R->o.adam_reset ? NULL : "--opt-state", ap, NULL};
     char line[512];
     if (!st) st = az_python_net(&R->tr, R->g, &R->o, extra, w2, &R->net, line, sizeof line, err);
     if (!st) {

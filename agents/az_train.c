@@ -53,13 +53,14 @@ void az_opts_default(az_opts *o) {
                  .replay = 5, .decay = 0.98, .lr = 0.001, .batch = 1024, .epochs = 5, .l2 = 1e-4,
                  .filter = 0.25, .noise_eps = 0.25, .mqth = 0.85, .nvth = 0.75, .mqrth = 0.75,
                  .nvrth = 0.85, .mit = 150, .theorems = true, .augment = true, .chainloop = true,
-                 .table = true, .eval_per_step = 10, .temp_frac = 0.34, .max_steps = 0};
+                 .table = true, .eval_per_step = 10, .temp_frac = 0.34, .max_steps = 0,
+                 .margin = true, .min_batches = 32};
 }
 
 dab_status az_opts_parse(dab_train_ctx *t, az_opts *o, dab_err *err) {
   dab_kopts *k = t->kopts;
   bool no_th = false, no_aug = false, no_cl = false;
-  int value = 0, prefix = 0, adam = 0;
+  int value = o->margin ? 1 : 0, prefix = 0, adam = 0;
   dab_status st;
   if ((st = kflag(k, "backward", &o->backward, err)) || (st = kflag(k, "no-theorems", &no_th, err)) ||
       (st = kflag(k, "no-augment", &no_aug, err)) || (st = kflag(k, "no-chainloop", &no_cl, err)) ||
@@ -76,6 +77,7 @@ dab_status az_opts_parse(dab_train_ctx *t, az_opts *o, dab_err *err) {
       (st = dab_kopt_long(k, "az", "batch", 1, 1 << 20, &o->batch, err)) ||
       (st = dab_kopt_long(k, "az", "epochs", 1, 1000, &o->epochs, err)) ||
       (st = dab_kopt_long(k, "az", "max-steps", 0, 1 << 30, &o->max_steps, err)) ||
+      (st = dab_kopt_long(k, "az", "min-batches", 0, 1 << 20, &o->min_batches, err)) ||
       (st = dab_kopt_double(k, "az", "l2", 0, 1, &o->l2, err)) ||
       (st = dab_kopt_double(k, "az", "filter", 0, 1, &o->filter, err)) ||
       (st = dab_kopt_double(k, "az", "noise", 0, 1, &o->noise_eps, err)) ||
@@ -112,7 +114,8 @@ static const az_field az_fields[] = {
     AZ_B(prefix_random), AZ_B(adam_reset), AZ_D(hours), AZ_D(c), AZ_D(decay), AZ_D(lr), AZ_D(l2),
     AZ_D(filter), AZ_D(noise_eps), AZ_D(mqth), AZ_D(nvth), AZ_D(mqrth), AZ_D(nvrth), AZ_D(temp_frac),
     AZ_L(sims), AZ_L(blocks), AZ_L(filters), AZ_L(vhidden), AZ_L(games), AZ_L(replay), AZ_L(batch),
-    AZ_L(epochs), AZ_L(mit), AZ_L(eval_per_step), AZ_L(max_steps)};
+    AZ_L(epochs), AZ_L(mit), AZ_L(eval_per_step), AZ_L(max_steps),
+    AZ_L(min_batches)};
 enum { AZ_NFIELDS = (int)(sizeof az_fields / sizeof az_fields[0]) };
 
 int az_opts_write(const az_opts *o, char *out, size_t cap) {

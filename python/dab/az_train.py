@@ -15,7 +15,9 @@ Commands (every one prints one result line on stdout):
   init      --rows R --cols C --blocks B --filters F --vhidden V --seed S --out W.bin
   train     (same net options) --weights W.bin --samples S.bin --out W2.bin
             [--epochs 5] [--batch 1024] [--lr 0.001] [--l2 1e-4] [--seed S]
-            [--threads N] [--max-steps N] [--opt-state FILE]
+            [--threads N] [--max-steps N] [--min-batches 32] [--opt-state FILE]
+            --min-batches: the batch shrinks (to no fewer than 16 samples)
+            so that an epoch makes at least this many steps (0: never)
             --opt-state: Adam's moments are read from FILE when it exists
             (the learning rate and L2 are this call's) and written back
             after the pass, so Adam runs on across iterations
@@ -182,12 +184,16 @@ def cmd_train(a):
     steps = 0
     lp_sum = lv_sum = 0.0
     g = torch.Generator().manual_seed(a.seed)
+    # A small buffer (a 2x2 board, the first backward steps) would get a
+    # step or two an epoch at batch 1024; the batch shrinks so that an
+    # epoch makes at least --min-batches steps (never below 16 samples).
+    bs = a.batch if a.min_batches <= 0 else min(a.batch, max(16, -(-n // a.min_batches)))
     for _ in range(a.epochs):
         perm = torch.randperm(n, generator=g)
-        for i in range(0, n, a.batch):
+        for i in range(0, n, bs):
             if a.max_steps and steps >= a.max_steps:
                 break
-            idx = perm[i:i + a.batch]
+            idx = perm[i:i + bs]
             lp, lv = train_step(net, opt, X[idx], PI[idx], Z[idx], Wt[idx])
             steps += 1
             lp_sum += lp
@@ -197,7 +203,7 @@ def cmd_train(a):
         torch.save(opt.state_dict(), a.opt_state + '.tmp')
         os.replace(a.opt_state + '.tmp', a.opt_state)
     dt = time.time() - t0
-    return (f"train samples={n} steps={steps} policy_loss={lp_sum / max(steps, 1):.5f} "
+    return (f"train samples={n} batch={bs} steps={steps} policy_loss={lp_sum / max(steps, 1):.5f} "
           f"value_loss={lv_sum / max(steps, 1):.5f} seconds={dt:.3f} "
           f"steps_per_s={steps / max(dt, 1e-9):.2f}")
 
@@ -269,7 +275,7 @@ def make_parser():
     ap.add_argument('cmd', choices=list(COMMANDS) + ['serve'])
     for k, d in [('rows', 3), ('cols', 3), ('blocks', 2), ('filters', 16), ('vhidden', 32),
                  ('seed', 1), ('epochs', 5), ('batch', 1024), ('threads', 1), ('n', 16),
-                 ('max-steps', 0)]:
+                 ('max-steps', 0), ('min-batches', 32)]:
         ap.add_argument('--' + k, type=int, default=d)
     ap.add_argument('--lr', type=float, default=0.001)
     ap.add_argument('--l2', type=float, default=1e-4)
