@@ -18,7 +18,7 @@ fi
 
 # Forward (AlphaZero), the default net and search; 20 games an iteration
 # and lr 0.003 train faster per CPU-second on this board than the paper's
-# 50 and 0.001.  105-132 CPU-s with the grading (load changes the CPU time).
+# 50 and 0.001.  92-132 CPU-s with the grading (load changes the CPU time).
 run train az --board 2x2 --seed 1 --generations "${AZ_2X2_ITERS:-60}" --iter-games 20 --lr 0.003 \
   --eval-per-step 0 --out "$tmp/az.model"
 check "train az exit 0 (got $rc: $err)" [ "$rc" -eq 0 ]
