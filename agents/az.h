@@ -131,6 +131,11 @@ typedef struct dab_az_result {
   int nsamples;                    /* filtered tree nodes (filter > 0) */
 } dab_az_result;
 
+/* The child of a search result a game plays: with sample, drawn in
+** proportion to its visits (self-play's temperature 1, from rng);
+** otherwise the most visited (the first of equals).  RETURN: its index. */
+int dab_az_pick(const dab_az_result *r, bool sample, dab_rng *rng);
+
 /* RETURN: a search object (one per thread), or NULL when out of memory. */
 dab_az_search *dab_az_search_new(const dab_geom *g, const dab_az_search_opts *o, dab_az_eval_fn fn,
                                  void *ctx);

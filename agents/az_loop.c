@@ -138,16 +138,7 @@ static void play_game(const az_run *R, dab_az_evaluator *ev, long gi, az_game_ou
         memcpy(a.pi, ns[i].pi, sizeof a.pi);
         push(out, &a);
       }
-      if (L - st.left < R->o.temp_frac * L) {
-        double tot = 0, u, acc = 0;
-        for (int i = 0; i < r.nchild; i++) tot += r.visits[i];
-        u = dab_rng_unit(&rng) * tot;
-        for (pick = 0; pick < r.nchild - 1; pick++)
-          if ((acc += r.visits[pick]) > u) break;
-      } else {
-        for (int i = 1; i < r.nchild; i++)
-          if (r.visits[i] > r.visits[pick]) pick = i;
-      }
+      pick = dab_az_pick(&r, L - st.left < R->o.temp_frac * L, &rng);
     }
     pl_mcts_apply(g, &st, r.move[pick]);
   }

@@ -313,3 +313,18 @@ void dab_az_rollout_eval(void *ctx, const dab_geom *g, const pl_mstate *st, dab_
   float v0 = diff > 0 ? 1.0f : diff < 0 ? -1.0f : 0.0f;
   *value = st->turn == 0 ? v0 : -v0;
 }
+
+int dab_az_pick(const dab_az_result *r, bool sample, dab_rng *rng) {
+  int pick = 0;
+  if (sample) {
+    double tot = 0, acc = 0;
+    for (int i = 0; i < r->nchild; i++) tot += r->visits[i];
+    double u = dab_rng_unit(rng) * tot;
+    for (pick = 0; pick < r->nchild - 1; pick++)
+      if ((acc += r->visits[pick]) > u) break;
+  } else {
+    for (int i = 1; i < r->nchild; i++)
+      if (r->visits[i] > r->visits[pick]) pick = i;
+  }
+  return pick;
+}

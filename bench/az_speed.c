@@ -105,17 +105,7 @@ static void selfplay(const dab_az_net *net, const dab_geom *g, bool backward, do
     dab_err err;
     while (st.left > 0) {
       if (dab_az_search_run(S, &st, &rng, &r, &err)) break;
-      int pick = 0;
-      if (L - st.left < 0.34 * L) {
-        double tot = 0, u, acc = 0;
-        for (int i = 0; i < r.nchild; i++) tot += r.visits[i];
-        u = dab_rng_unit(&rng) * tot;
-        for (pick = 0; pick < r.nchild - 1; pick++)
-          if ((acc += r.visits[pick]) > u) break;
-      } else {
-        for (int i = 1; i < r.nchild; i++)
-          if (r.visits[i] > r.visits[pick]) pick = i;
-      }
+      int pick = dab_az_pick(&r, L - st.left < 0.34 * L, &rng);
       pl_mcts_apply(g, &st, r.move[pick]);
     }
     games++;
