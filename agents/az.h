@@ -136,6 +136,16 @@ typedef struct dab_az_result {
 ** otherwise the most visited (the first of equals).  RETURN: its index. */
 int dab_az_pick(const dab_az_result *r, bool sample, dab_rng *rng);
 
+/* A line drawn from prior over the n legal lines mv (prior indexed by
+** line, as the evaluator writes it), one dab_rng_unit from rng; fallback
+** when the prior's mass runs out first (rounding).  RETURN: the line. */
+int dab_az_prior_pick(const float *prior, const int16_t *mv, int n, int fallback, dab_rng *rng);
+
+/* BoxesZero's published advancement table for a backward run on nlines
+** lines at stage k (k lines left to play): the root noise weight and the
+** advancement threshold mqth of its row. */
+void dab_az_table_row(int nlines, int k, double *noise, double *mqth);
+
 /* RETURN: a search object (one per thread), or NULL when out of memory. */
 dab_az_search *dab_az_search_new(const dab_geom *g, const dab_az_search_opts *o, dab_az_eval_fn fn,
                                  void *ctx);

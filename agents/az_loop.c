@@ -43,19 +43,13 @@ typedef struct az_game_out {
   int npos, nmq, nnv;
 } az_game_out;
 
-/* The published advancement table, by range of start step (my reading:
-** rows in increasing step order; columns: root noise weight, mqth). */
-static const double az_table[5][2] = {{0.15, 0.5}, {0.2, 0.6}, {0.21, 0.7}, {0.22, 0.8}, {0.23, 0.85}};
-
+/* The stage's root noise and threshold: the published advancement table
+** (dab_az_table_row; my reading: rows in increasing step order) for a
+** backward run that uses it, else the options' own. */
 static void run_stage(const az_run *R, double *noise, double *mqth) {
   *noise = R->o.noise_eps;
   *mqth = R->o.mqth;
-  if (!R->o.backward || !R->o.table) return;
-  int L = R->g->nlines, start = L - (int)R->step_k;
-  int row = start * 5 / L;
-  if (row > 4) row = 4;
-  *noise = az_table[row][0];
-  *mqth = az_table[row][1];
+  if (R->o.backward && R->o.table) dab_az_table_row(R->g->nlines, (int)R->step_k, noise, mqth);
 }
 
 static bool push(az_game_out *o, const az_sample *s) {
@@ -97,12 +91,7 @@ static void play_game(const az_run *R, dab_az_evaluator *ev, long gi, az_game_ou
     if (!R->o.prefix_random) {
       float prior[DAB_MAX_LINES], v;
       dab_az_net_eval(ev, g, &st, &rng, prior, &v);
-      double u = dab_rng_unit(&rng), acc = 0;
-      for (int j = 0; j < n; j++)
-        if ((acc += prior[mv[j]]) > u) {
-          m = mv[j];
-          break;
-        }
+      m = dab_az_prior_pick(prior, mv, n, m, &rng);
     }
     pl_mcts_apply(g, &st, m);
   }

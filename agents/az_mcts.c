@@ -328,3 +328,21 @@ int dab_az_pick(const dab_az_result *r, bool sample, dab_rng *rng) {
   }
   return pick;
 }
+
+int dab_az_prior_pick(const float *prior, const int16_t *mv, int n, int fallback, dab_rng *rng) {
+  double u = dab_rng_unit(rng), acc = 0;
+  for (int j = 0; j < n; j++)
+    if ((acc += prior[mv[j]]) > u) return mv[j];
+  return fallback;
+}
+
+/* Rows in increasing start step (L - k) by fifths of the board; columns:
+** root noise weight, mqth. */
+static const double az_table[5][2] = {{0.15, 0.5}, {0.2, 0.6}, {0.21, 0.7}, {0.22, 0.8}, {0.23, 0.85}};
+
+void dab_az_table_row(int nlines, int k, double *noise, double *mqth) {
+  int row = (nlines - k) * 5 / nlines;
+  if (row > 4) row = 4;
+  *noise = az_table[row][0];
+  *mqth = az_table[row][1];
+}

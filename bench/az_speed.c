@@ -72,11 +72,12 @@ static void timed_eval(void *ctx, const dab_geom *g, const pl_mstate *st, dab_rn
 ** CPU-s, evaluations a game and the evaluator's share of the wall time. */
 static void selfplay(const dab_az_net *net, const dab_geom *g, bool backward, double secs, double *gps,
                      double *epg, double *share) {
-  int L = g->nlines, k = backward ? L / 2 : L, start = L - k, row = start * 5 / L;
-  static const double noise_tab[5] = {0.15, 0.2, 0.21, 0.22, 0.23};
+  int L = g->nlines, k = backward ? L / 2 : L, start = L - k;
+  double noise = 0.25, mqth;
+  if (backward) dab_az_table_row(L, k, &noise, &mqth);
   timed_ev te = {{net, dab_az_scratch_new(net, 1), 0}, 0};
   dab_az_search_opts so = {.sims = 48, .c_puct = 2, .chainloop = true, .theorems = true, .margin = true,
-                           .noise_eps = backward ? noise_tab[row > 4 ? 4 : row] : 0.25,
+                           .noise_eps = noise,
                            .noise_alpha = 10.0 / L, .filter = backward ? 0.25 : 0};
   dab_az_search *S = dab_az_search_new(g, &so, timed_eval, &te);
   dab_rng rng;
@@ -93,13 +94,7 @@ static void selfplay(const dab_az_net *net, const dab_geom *g, bool backward, do
       int n = dab_legal_moves(g, &st.s, mv), m = mv[0];
       float prior[DAB_MAX_LINES], v;
       timed_eval(&te, g, &st, &rng, prior, &v);
-      double u = dab_rng_unit(&rng), acc = 0;
-      for (int j = 0; j < n; j++)
-        if ((acc += prior[mv[j]]) > u) {
-          m = mv[j];
-          break;
-        }
-      pl_mcts_apply(g, &st, m);
+      pl_mcts_apply(g, &st, dab_az_prior_pick(prior, mv, n, m, &rng));
     }
     dab_az_result r;
     dab_err err;

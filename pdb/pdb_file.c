@@ -5,7 +5,6 @@
 */
 #include <errno.h>
 #include <fcntl.h>
-#include <libgen.h>
 #include <lmdb.h>
 #include <stdio.h>
 #include <stdlib.h>

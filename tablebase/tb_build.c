@@ -561,16 +561,13 @@ dab_status dabtb_build(int rows, int cols, const char *path, const dabtb_build_o
     meta_add(meta, "meta_xxh3", "%016llx", (unsigned long long)dabtb_meta_digest_kv(ks, vs, meta->n));
   }
 
-  /* Write, sync, compact, sync, rename. */
+  /* Write, compact, carry the solved records, then sync and rename
+  ** (dab_durable_commit_file: one fsync covers all of it). */
   double t2 = dab_now_s();
   unlink(tmp);
   made_tmp = true;
   st = write_env(tmp, &g, &ix, items, nitems, meta, cfd, err);
   if (st) goto out;
-  if (fsync(cfd) != 0) {
-    st = dab_fail(err, DAB_EIO, "%s: fsync: %s", path, strerror(errno));
-    goto out;
-  }
   {
     struct stat sb;
     if (fstat(cfd, &sb) == 0) r.file_bytes = (uint64_t)sb.st_size;
@@ -579,7 +576,7 @@ dab_status dabtb_build(int rows, int cols, const char *path, const dabtb_build_o
   cfd = -1;
   st = carry_solved(path, cmp, rows, cols, err);
   if (st) goto out;
-  st = dab_durable_commit_file(cmp, path, err); /* carry_solved wrote it since the fsync */
+  st = dab_durable_commit_file(cmp, path, err);
   if (st) goto out;
   made_cmp = false;
   if (have_layers) dabtb_layers_close(&layers, true); /* the file is in place */
