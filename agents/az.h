@@ -146,7 +146,8 @@ int dab_az_prior_pick(const float *prior, const int16_t *mv, int n, int fallback
 ** advancement threshold mqth of its row. */
 void dab_az_table_row(int nlines, int k, double *noise, double *mqth);
 
-/* RETURN: a search object (one per thread), or NULL when out of memory. */
+/* RETURN: a search object (one per thread), or NULL when out of memory.
+** fn may be NULL where only the resumable form below is used. */
 dab_az_search *dab_az_search_new(const dab_geom *g, const dab_az_search_opts *o, dab_az_eval_fn fn,
                                  void *ctx);
 void dab_az_search_free(dab_az_search *s);
@@ -160,6 +161,28 @@ void dab_az_search_free(dab_az_search *s);
 dab_status dab_az_search_run(dab_az_search *s, const pl_mstate *root, dab_rng *rng,
                              dab_az_result *r, dab_err *err);
 
+/*
+** The same search, resumable, for callers that evaluate the leaves of
+** several searches together (self-play batches them across games):
+**   dab_az_search_begin(s, root, rng, err);
+**   while ((leaf = dab_az_search_leaf(s)))  evaluate *leaf, then
+**     dab_az_search_feed(s, prior, value, err);
+**   dab_az_search_result(s, r);
+** It draws from rng exactly as dab_az_search_run does with an evaluator
+** that draws nothing (the net's), so the two give the same result.
+** begin RETURN: DAB_OK; DAB_EINPUT when root has no move; DAB_ENOMEM.
+** leaf RETURN: the state awaiting its evaluation (valid until the next
+** feed), or NULL when the search is done.
+** feed: prior and value as an evaluator writes them.  RETURN: DAB_OK;
+** DAB_ENOMEM when the tree cannot hold the root's children (the search
+** is then over and has no result).
+** NOTES: rng must live until the search is done.
+*/
+dab_status dab_az_search_begin(dab_az_search *s, const pl_mstate *root, dab_rng *rng, dab_err *err);
+const pl_mstate *dab_az_search_leaf(const dab_az_search *s);
+dab_status dab_az_search_feed(dab_az_search *s, const float *prior, float value, dab_err *err);
+void dab_az_search_result(dab_az_search *s, dab_az_result *r);
+
 /* The filtered tree nodes of the last run (r->nsamples of them). */
 const dab_az_node_sample *dab_az_search_samples(const dab_az_search *s);
 
@@ -171,6 +194,10 @@ typedef struct dab_az_evaluator {
 } dab_az_evaluator;
 void dab_az_net_eval(void *ctx, const dab_geom *g, const pl_mstate *st, dab_rng *rng, float *prior,
                      float *value);
+/* The prior of a position with lines drawn, from the net's logits: the
+** softmax over the undrawn lines (0 on drawn ones), as dab_az_net_eval
+** writes it. */
+void dab_az_prior_of(const dab_geom *g, uint64_t drawn, const float *logits, float *prior);
 
 /* The uniform-prior, random-rollout evaluator (ctx: a bool *, true for
 ** theorem-scored rollouts; win/draw/loss values). */

@@ -1,5 +1,5 @@
 /*
-** az_int.h: internals shared by az_train.c and az_loop.c (not public).
+** az_int.h: internals shared by az_train.c, az_loop.c and az_selfplay.c (not public).
 ** See Copyright Notice in README.md
 */
 #ifndef DAB_AZ_INT_H
@@ -15,6 +15,8 @@ typedef struct az_opts {
   double hours, c, decay, lr, l2, filter, noise_eps, mqth, nvth, mqrth, nvrth, temp_frac;
   long sims, blocks, filters, vhidden, games, replay, batch, epochs, mit, eval_per_step, max_steps;
   long min_batches;   /* the trainer shrinks the batch to make >= this many steps an epoch (0: never) */
+  long eval_batch;    /* self-play games in flight per thread, evaluated together (not a
+                         training setting: a checkpoint does not store it) */
   char trainer[4096];
 } az_opts;
 
@@ -27,6 +29,34 @@ typedef struct az_sample {
   float z;               /* value target for the mover */
   float pi[64];          /* policy target over lines */
 } az_sample;
+
+/* What self-play needs of a run. */
+typedef struct az_play {
+  const dab_geom *g;
+  const az_opts *o;
+  const dab_az_net *net;
+  uint64_t seed;
+  long iter, step_k;     /* step_k: lines left undrawn at a game's start */
+} az_play;
+
+/* One game's samples (tree nodes, then its root positions) and its
+** advancement counts: positions with a choice, Q and net value confident. */
+typedef struct az_game_out {
+  az_sample *s;
+  int n, cap;
+  int npos, nmq, nnv;
+} az_game_out;
+
+/*
+** Plays iteration play->iter's ngames self-play games on threads threads,
+** game gi's samples into outs[gi] (zeroed by the caller, who frees each
+** outs[gi].s).  Game gi is seeded by (seed, iter, gi) alone, so outs do
+** not depend on threads or o->eval_batch (games in flight per thread,
+** their positions evaluated in one batch).
+** RETURN: DAB_OK; DAB_ENOMEM; DAB_ECANCELED when *cancel was raised.
+*/
+dab_status az_play_games(const az_play *play, long ngames, int threads, dab_cancel_flag *cancel,
+                         az_game_out *outs, dab_err *err);
 
 typedef struct az_testpos {
   uint64_t lines;

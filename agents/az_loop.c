@@ -37,136 +37,6 @@ static double run_cpu(const az_run *R) {
   return R->cpu_before + dab_process_cpu_s() - R->cpu0 + R->tr.cpu_s;
 }
 
-typedef struct az_game_out {
-  az_sample *s;
-  int n, cap;
-  int npos, nmq, nnv;
-} az_game_out;
-
-/* The stage's root noise and threshold: the published advancement table
-** (dab_az_table_row; my reading: rows in increasing step order) for a
-** backward run that uses it, else the options' own. */
-static void run_stage(const az_run *R, double *noise, double *mqth) {
-  *noise = R->o.noise_eps;
-  *mqth = R->o.mqth;
-  if (R->o.backward && R->o.table) dab_az_table_row(R->g->nlines, (int)R->step_k, noise, mqth);
-}
-
-static bool push(az_game_out *o, const az_sample *s) {
-  if (o->n == o->cap) {
-    int cap = o->cap ? 2 * o->cap : 64;
-    az_sample *ns = realloc(o->s, (size_t)cap * sizeof *ns);
-    if (!ns) return false;
-    o->s = ns;
-    o->cap = cap;
-  }
-  o->s[o->n++] = *s;
-  return true;
-}
-
-static float target_of(const az_run *R, int diff_for_mover) {
-  if (R->o.margin) return (float)diff_for_mover / (float)R->g->nboxes;
-  return diff_for_mover > 0 ? 1.0f : diff_for_mover < 0 ? -1.0f : 0.0f;
-}
-
-static bool confident(const az_run *R, double x, double z, double th) {
-  if (R->o.margin || z == 0) return fabs(x - z) <= 1 - th;
-  return z > 0 ? x >= th : x <= -th;
-}
-
-/* One self-play game (index gi of the current iteration). */
-static void play_game(const az_run *R, dab_az_evaluator *ev, long gi, az_game_out *out) {
-  const dab_geom *g = R->g;
-  int L = g->nlines;
-  dab_rng rng;
-  dab_rng_seed2(&rng, R->seed ^ ((uint64_t)R->iter * 0x9e3779b97f4a7c15ull), (uint64_t)gi);
-  dab_game game;
-  dab_game_init(g, &game);
-  pl_mstate st;
-  pl_mstate_from_game(g, &game, &st);
-  int pre = R->o.backward ? L - (int)R->step_k : 0;
-  for (int i = 0; i < pre && st.left > 1; i++) {
-    int16_t mv[DAB_MAX_LINES];
-    int n = dab_legal_moves(g, &st.s, mv), m = mv[dab_rng_below(&rng, n)];
-    if (!R->o.prefix_random) {
-      float prior[DAB_MAX_LINES], v;
-      dab_az_net_eval(ev, g, &st, &rng, prior, &v);
-      m = dab_az_prior_pick(prior, mv, n, m, &rng);
-    }
-    pl_mcts_apply(g, &st, m);
-  }
-  double noise, mqth;
-  run_stage(R, &noise, &mqth);
-  dab_az_search_opts so = {.sims = R->o.sims, .c_puct = R->o.c, .chainloop = R->o.chainloop,
-                           .theorems = R->o.theorems, .margin = R->o.margin, .noise_eps = noise,
-                           .noise_alpha = 10.0 / L,
-                           .filter = R->o.backward && R->step_k < L ? R->o.filter : 0};
-  dab_az_search *S = dab_az_search_new(g, &so, dab_az_net_eval, ev);
-  if (!S) return;
-  typedef struct { uint64_t lines; int16_t score; int turn; float pi[64]; float q, v; } rec_t;
-  rec_t rec[DAB_MAX_LINES];
-  int nr = 0;
-  dab_az_result r;
-  dab_err err;
-  while (st.left > 0) {
-    if (dab_az_search_run(S, &st, &rng, &r, &err)) break;
-    int pick = 0;
-    if (r.nchild >= 2) {
-      rec_t *x = &rec[nr++];
-      x->lines = dab_ls_word(&st.s);
-      x->score = (int16_t)(st.turn == 0 ? st.diff : -st.diff);
-      x->turn = st.turn;
-      memcpy(x->pi, r.pi, sizeof x->pi);
-      x->q = (float)r.q;
-      x->v = r.net_value;
-      const dab_az_node_sample *ns = dab_az_search_samples(S);
-      for (int i = 0; i < r.nsamples; i++) {
-        az_sample a = {dab_ls_word(&ns[i].st.s),
-                       (int16_t)(ns[i].st.turn == 0 ? ns[i].st.diff : -ns[i].st.diff), 0,
-                       (int32_t)R->iter, ns[i].q, {0}};
-        memcpy(a.pi, ns[i].pi, sizeof a.pi);
-        push(out, &a);
-      }
-      pick = dab_az_pick(&r, L - st.left < R->o.temp_frac * L, &rng);
-    }
-    pl_mcts_apply(g, &st, r.move[pick]);
-  }
-  dab_az_search_free(S);
-  for (int i = 0; i < nr; i++) {
-    float z = target_of(R, rec[i].turn == 0 ? st.diff : -st.diff);
-    az_sample a = {rec[i].lines, rec[i].score, 0, (int32_t)R->iter, z, {0}};
-    memcpy(a.pi, rec[i].pi, sizeof a.pi);
-    push(out, &a);
-    out->npos++;
-    out->nmq += confident(R, rec[i].q, z, mqth);
-    out->nnv += confident(R, rec[i].v, z, R->o.nvth);
-  }
-}
-
-typedef struct az_pool {
-  const az_run *R;
-  az_game_out *outs;
-  atomic_long next;
-  long ngames;
-  dab_cancel_flag *cancel;
-  bool oom;
-} az_pool;
-
-static void *worker(void *arg) {
-  az_pool *P = arg;
-  dab_az_evaluator ev = {P->R->net, dab_az_scratch_new(P->R->net, 1), 0};
-  if (!ev.scratch) {
-    P->oom = true;
-    return NULL;
-  }
-  for (long gi; (gi = atomic_fetch_add(&P->next, 1)) < P->ngames;) {
-    if (P->cancel && *P->cancel) break;
-    play_game(P->R, &ev, gi, &P->outs[gi]);
-  }
-  dab_az_scratch_free(ev.scratch);
-  return NULL;
-}
-
 /* ---- Checkpoints and models ----------------------------------------------- */
 
 static dab_az_search_opts play_opts(const az_opts *o) {
@@ -285,10 +155,12 @@ static dab_status resume(az_run *R, const char *path, double *seconds, dab_err *
     return dab_fail(err, DAB_EINPUT,
                     "%s: not an az checkpoint (format 2; a finished model, or an older build's?)", path);
   }
-  char trainer[sizeof R->o.trainer];
+  char trainer[sizeof R->o.trainer];   /* this call's, like the batch below */
   memcpy(trainer, R->o.trainer, sizeof trainer);
+  long eval_batch = R->o.eval_batch;
   az_opts_default(&R->o);
   memcpy(R->o.trainer, trainer, sizeof trainer);
+  R->o.eval_batch = eval_batch;
   st = az_opts_read(&R->o, (const char *)x + 8, on, err);
   if (!st && an) {
     char ap[128];
@@ -347,16 +219,9 @@ static dab_status iterate(dab_train_ctx *t, az_run *R, dab_err *err) {
   long G = R->o.games;
   az_game_out *outs = calloc((size_t)G, sizeof *outs);
   if (!outs) return dab_fail(err, DAB_ENOMEM, "az: out of memory");
-  az_pool P = {.R = R, .outs = outs, .ngames = G, .cancel = t->cancel};
-  atomic_init(&P.next, 0);
   int nt = t->threads > 1 ? t->threads : 1;
-  pthread_t th[64];
-  int started = 0;
-  for (; started < nt - 1 && started < 64; started++)
-    if (pthread_create(&th[started], NULL, worker, &P)) break;
-  worker(&P);
-  for (int i = 0; i < started; i++) pthread_join(th[i], NULL);
-  dab_status st = DAB_OK;
+  az_play play = {R->g, &R->o, R->net, R->seed, R->iter, R->step_k};
+  dab_status st = az_play_games(&play, G, nt, t->cancel, outs, err);
   size_t add = 0;
   long npos = 0, nmq = 0, nnv = 0;
   for (long i = 0; i < G; i++) {
@@ -367,8 +232,8 @@ static dab_status iterate(dab_train_ctx *t, az_run *R, dab_err *err) {
   }
   az_sample *nb = NULL;
   size_t nn = 0;
-  if (P.oom) st = dab_fail(err, DAB_ENOMEM, "az: out of memory");
-  else if (dab_train_canceled(t)) st = dab_fail(err, DAB_ECANCELED, "stopped");
+  if (st) {
+  } else if (dab_train_canceled(t)) st = dab_fail(err, DAB_ECANCELED, "stopped");
   else if (!(nb = malloc((R->nbuf + add + 1) * sizeof *nb))) st = dab_fail(err, DAB_ENOMEM, "az: out of memory");
   if (!st) {
     for (size_t i = 0; i < R->nbuf; i++)

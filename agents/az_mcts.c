@@ -39,6 +39,18 @@ struct dab_az_search {
   int32_t npool, cap;
   dab_az_node_sample samples[AZ_MAX_SAMPLES];
   int nsamples;
+  /* The run under way (dab_az_search_begin .. dab_az_search_result): */
+  dab_rng *rng;
+  pl_mstate root;
+  int32_t ri;
+  long sim, sims;
+  bool at_root;                 /* the pending leaf is the root */
+  bool pending;                 /* a leaf awaits dab_az_search_feed */
+  float net_value;              /* the evaluator's value of the root */
+  pl_mstate leaf;               /* the pending leaf's state, node and path */
+  int32_t leaf_ni;
+  int depth;
+  int32_t path[DAB_MAX_LINES + 2];
 };
 
 dab_az_search *dab_az_search_new(const dab_geom *g, const dab_az_search_opts *o, dab_az_eval_fn fn,
@@ -114,29 +126,34 @@ static double gamma_draw(dab_rng *rng, double alpha) {
 }
 
 /*
-** Expands node ni (state st): exact value, or the evaluator's priors and
-** value.  RETURN: the leaf's value for player 0.
+** A leaf node ni (state st) whose value is known without the evaluator:
+** an exact simple-loony-endgame value (theorems on).  RETURN: true, with
+** *v0 its value for player 0; false when the evaluator must value it.
 */
-static float expand(dab_az_search *s, int32_t ni, const pl_mstate *st, dab_rng *rng,
-                    float *net_value) {
-  const dab_geom *g = s->g;
+static bool exact_leaf(dab_az_search *s, int32_t ni, const pl_mstate *st, float *v0) {
   int diff;
-  if (s->o.theorems && pl_mcts_sle_exact(g, st, &diff)) {
-    s->pool[ni].exact = 1;
-    s->pool[ni].v0 = final_v0(s, diff);
-    if (net_value) *net_value = st->turn == 0 ? s->pool[ni].v0 : -s->pool[ni].v0;
-    return s->pool[ni].v0;
-  }
+  if (!s->o.theorems || !pl_mcts_sle_exact(s->g, st, &diff)) return false;
+  s->pool[ni].exact = 1;
+  *v0 = s->pool[ni].v0 = final_v0(s, diff);
+  return true;
+}
+
+/*
+** Expands node ni (state st) with the evaluator's prior and value (for
+** st's player to move): its children, shuffled from rng, with the prior
+** renormalised over them.  RETURN: the leaf's value for player 0.  When
+** the tree is full the node stays a leaf (it is evaluated again later).
+*/
+static float expand(dab_az_search *s, int32_t ni, const pl_mstate *st, const float *prior,
+                    float value) {
+  const dab_geom *g = s->g;
   int16_t moves[DAB_MAX_LINES];
   int n = pl_mcts_children(g, st, s->o.chainloop, s->view, moves);
-  float prior[DAB_MAX_LINES], value;
-  s->fn(s->ctx, g, st, rng, prior, &value);
-  if (net_value) *net_value = value;
   float v0 = st->turn == 0 ? value : -value;
   int32_t at = alloc_nodes(s, n);
   if (at < 0) return v0;
   for (int i = n - 1; i > 0; i--) {
-    int j = dab_rng_below(rng, i + 1);
+    int j = dab_rng_below(s->rng, i + 1);
     int16_t x = moves[i];
     moves[i] = moves[j];
     moves[j] = x;
@@ -174,9 +191,10 @@ static int32_t select_child(const dab_az_search *s, const az_node *parent) {
   return parent->child + best;
 }
 
-/* Visit shares of node ni's children, summed per first line, into pi. */
+/* Visit shares of node ni's children, summed per first line, into
+** pi[DAB_MAX_LINES] (zero past the board's lines: samples copy it whole). */
 static void node_pi(const dab_az_search *s, const az_node *nd, const pl_mstate *st, float *pi) {
-  memset(pi, 0, sizeof(float) * (size_t)s->g->nlines);
+  memset(pi, 0, sizeof(float) * DAB_MAX_LINES);
   double tot = 0;
   for (int i = 0; i < nd->nchild; i++) tot += s->pool[nd->child + i].visits;
   if (tot <= 0) return;
@@ -206,38 +224,25 @@ static void collect(dab_az_search *s, int32_t ni, const pl_mstate *st, uint32_t 
   }
 }
 
-dab_status dab_az_search_run(dab_az_search *s, const pl_mstate *root, dab_rng *rng,
-                             dab_az_result *r, dab_err *err) {
-  const dab_geom *g = s->g;
-  if (root->left == 0) return dab_fail(err, DAB_EINPUT, "az: search from a finished game");
-  s->npool = 0;
-  s->nsamples = 0;
-  int32_t ri = alloc_nodes(s, 1);
-  if (ri < 0) return dab_fail(err, DAB_ENOMEM, "az: out of memory for the search tree");
-  s->pool[ri] = (az_node){-1, 0, -1, (uint8_t)root->turn, 0, 1, 0, 0, 0};
-  /* The root always gets children (no exact shortcut): the caller wants a move. */
-  bool th = s->o.theorems;
-  s->o.theorems = false;
-  float v0 = expand(s, ri, root, rng, &r->net_value);
-  s->o.theorems = th;
-  if (s->pool[ri].nchild == 0) return dab_fail(err, DAB_ENOMEM, "az: no room for the root's children");
-  s->pool[ri].visits = 1;
-  s->pool[ri].w = root->turn == 0 ? v0 : -v0;
-  if (s->o.noise_eps > 0) {
-    az_node *ch = &s->pool[s->pool[ri].child];
-    int n = s->pool[ri].nchild;
-    double eta[DAB_MAX_LINES], sum = 0;
-    for (int i = 0; i < n; i++) sum += eta[i] = gamma_draw(rng, s->o.noise_alpha);
-    for (int i = 0; i < n; i++)
-      ch[i].prior = (float)((1 - s->o.noise_eps) * ch[i].prior + s->o.noise_eps * (sum > 0 ? eta[i] / sum : 1.0 / n));
+/* Adds a simulation's leaf value (for player 0) along its path. */
+static void backup(dab_az_search *s, const int32_t *path, int depth, float leaf) {
+  for (int i = 0; i < depth; i++) {
+    az_node *nd = &s->pool[path[i]];
+    nd->visits++;
+    nd->w += nd->mover == 0 ? leaf : -leaf;
   }
-  int32_t path[DAB_MAX_LINES + 2];
-  long sims = s->pool[ri].nchild > 1 ? s->o.sims : 1;  /* one child: nothing to decide */
-  for (long sim = 1; sim < sims; sim++) {
-    pl_mstate st = *root;
+}
+
+/*
+** Runs simulations until one reaches a leaf the evaluator must value (it
+** is left pending: s->leaf, s->leaf_ni, s->path) or the budget is spent.
+*/
+static void advance(dab_az_search *s) {
+  for (; s->sim < s->sims; s->sim++) {
+    pl_mstate st = s->root;
     int depth = 0;
-    int32_t ni = ri;
-    path[depth++] = ri;
+    int32_t ni = s->ri;
+    s->path[depth++] = ni;
     float leaf;
     for (;;) {
       az_node *nd = &s->pool[ni];
@@ -250,36 +255,101 @@ dab_status dab_az_search_run(dab_az_search *s, const pl_mstate *root, dab_rng *r
         break;
       }
       if (nd->child < 0) {
-        leaf = expand(s, ni, &st, rng, NULL);
-        break;
+        if (exact_leaf(s, ni, &st, &leaf)) break;
+        s->leaf = st;
+        s->leaf_ni = ni;
+        s->depth = depth;
+        s->pending = true;
+        return;
       }
       ni = select_child(s, nd);
-      pl_mcts_apply(g, &st, s->pool[ni].move);
-      path[depth++] = ni;
+      pl_mcts_apply(s->g, &st, s->pool[ni].move);
+      s->path[depth++] = ni;
     }
-    for (int i = 0; i < depth; i++) {
-      az_node *nd = &s->pool[path[i]];
-      nd->visits++;
-      nd->w += nd->mover == 0 ? leaf : -leaf;
-    }
+    backup(s, s->path, depth, leaf);
   }
-  const az_node *rn = &s->pool[ri];
+}
+
+dab_status dab_az_search_begin(dab_az_search *s, const pl_mstate *root, dab_rng *rng, dab_err *err) {
+  s->pending = false;
+  if (root->left == 0) return dab_fail(err, DAB_EINPUT, "az: search from a finished game");
+  s->npool = 0;
+  s->nsamples = 0;
+  s->rng = rng;
+  s->root = *root;
+  s->ri = alloc_nodes(s, 1);
+  if (s->ri < 0) return dab_fail(err, DAB_ENOMEM, "az: out of memory for the search tree");
+  s->pool[s->ri] = (az_node){-1, 0, -1, (uint8_t)root->turn, 0, 1, 0, 0, 0};
+  /* The root always gets children (no exact shortcut): the caller wants a move. */
+  s->leaf = *root;
+  s->leaf_ni = s->ri;
+  s->at_root = true;
+  s->pending = true;
+  return DAB_OK;
+}
+
+const pl_mstate *dab_az_search_leaf(const dab_az_search *s) { return s->pending ? &s->leaf : NULL; }
+
+dab_status dab_az_search_feed(dab_az_search *s, const float *prior, float value, dab_err *err) {
+  s->pending = false;
+  float v0 = expand(s, s->leaf_ni, &s->leaf, prior, value);
+  if (!s->at_root) {
+    backup(s, s->path, s->depth, v0);
+    s->sim++;
+    advance(s);
+    return DAB_OK;
+  }
+  s->at_root = false;
+  az_node *rn = &s->pool[s->ri];
+  if (rn->nchild == 0) return dab_fail(err, DAB_ENOMEM, "az: no room for the root's children");
+  s->net_value = value;
+  rn->visits = 1;
+  rn->w = s->root.turn == 0 ? v0 : -v0;
+  if (s->o.noise_eps > 0) {
+    az_node *ch = &s->pool[rn->child];
+    int n = rn->nchild;
+    double eta[DAB_MAX_LINES], sum = 0;
+    for (int i = 0; i < n; i++) sum += eta[i] = gamma_draw(s->rng, s->o.noise_alpha);
+    for (int i = 0; i < n; i++)
+      ch[i].prior = (float)((1 - s->o.noise_eps) * ch[i].prior + s->o.noise_eps * (sum > 0 ? eta[i] / sum : 1.0 / n));
+  }
+  s->sims = rn->nchild > 1 ? s->o.sims : 1;  /* one child: nothing to decide */
+  s->sim = 1;
+  advance(s);
+  return DAB_OK;
+}
+
+void dab_az_search_result(dab_az_search *s, dab_az_result *r) {
+  const dab_geom *g = s->g;
+  const az_node *rn = &s->pool[s->ri];
   r->nchild = rn->nchild;
   for (int i = 0; i < rn->nchild; i++) {
     const az_node *c = &s->pool[rn->child + i];
     r->move[i] = c->move;
-    r->line[i] = (int16_t)first_line(g, root, c->move);
+    r->line[i] = (int16_t)first_line(g, &s->root, c->move);
     r->visits[i] = c->visits;
   }
-  node_pi(s, rn, root, r->pi);
+  node_pi(s, rn, &s->root, r->pi);
   r->q = rn->w / (double)rn->visits;
+  r->net_value = s->net_value;
   if (s->o.filter > 0) {
     uint32_t min = (uint32_t)ceil(s->o.filter * (double)rn->visits);
     if (min < 2) min = 2;
-    collect(s, ri, root, min, 0);
+    collect(s, s->ri, &s->root, min, 0);
   }
   r->nsamples = s->nsamples;
-  return DAB_OK;
+}
+
+dab_status dab_az_search_run(dab_az_search *s, const pl_mstate *root, dab_rng *rng,
+                             dab_az_result *r, dab_err *err) {
+  dab_status st = dab_az_search_begin(s, root, rng, err);
+  float prior[DAB_MAX_LINES], value;
+  for (const pl_mstate *leaf; !st && (leaf = dab_az_search_leaf(s));) {
+    s->fn(s->ctx, s->g, leaf, rng, prior, &value);
+    st = dab_az_search_feed(s, prior, value, err);
+  }
+  if (!st) dab_az_search_result(s, r);
+  return st;
 }
 
 /* ---- Evaluators ----------------------------------------------------------- */
@@ -294,12 +364,16 @@ void dab_az_net_eval(void *ctx, const dab_geom *g, const pl_mstate *st, dab_rng 
   dab_az_encode(net, g, p, st->turn == 0 ? st->diff : -st->diff, planes);
   dab_az_forward(net, ev->scratch, 1, planes, logits, value);
   ev->evals++;
+  dab_az_prior_of(g, p, logits, prior);
+}
+
+void dab_az_prior_of(const dab_geom *g, uint64_t drawn, const float *logits, float *prior) {
   float mx = -1e30f;
   for (int m = 0; m < g->nlines; m++)
-    if (!(p >> m & 1) && logits[m] > mx) mx = logits[m];
+    if (!(drawn >> m & 1) && logits[m] > mx) mx = logits[m];
   double sum = 0;
   for (int m = 0; m < g->nlines; m++) {
-    prior[m] = (p >> m & 1) ? 0.0f : expf(logits[m] - mx);
+    prior[m] = (drawn >> m & 1) ? 0.0f : expf(logits[m] - mx);
     sum += prior[m];
   }
   for (int m = 0; m < g->nlines; m++) prior[m] = (float)(prior[m] / sum);

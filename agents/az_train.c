@@ -54,7 +54,7 @@ void az_opts_default(az_opts *o) {
                  .filter = 0.25, .noise_eps = 0.25, .mqth = 0.85, .nvth = 0.75, .mqrth = 0.75,
                  .nvrth = 0.85, .mit = 150, .theorems = true, .augment = true, .chainloop = true,
                  .table = true, .eval_per_step = 10, .temp_frac = 0.34, .max_steps = 0,
-                 .margin = true, .min_batches = 32};
+                 .margin = true, .min_batches = 32, .eval_batch = 8};
 }
 
 dab_status az_opts_parse(dab_train_ctx *t, az_opts *o, dab_err *err) {
@@ -78,6 +78,7 @@ dab_status az_opts_parse(dab_train_ctx *t, az_opts *o, dab_err *err) {
       (st = dab_kopt_long(k, "az", "epochs", 1, 1000, &o->epochs, err)) ||
       (st = dab_kopt_long(k, "az", "max-steps", 0, 1 << 30, &o->max_steps, err)) ||
       (st = dab_kopt_long(k, "az", "min-batches", 0, 1 << 20, &o->min_batches, err)) ||
+      (st = dab_kopt_long(k, "az", "eval-batch", 1, 1024, &o->eval_batch, err)) ||
       (st = dab_kopt_double(k, "az", "l2", 0, 1, &o->l2, err)) ||
       (st = dab_kopt_double(k, "az", "filter", 0, 1, &o->filter, err)) ||
       (st = dab_kopt_double(k, "az", "noise", 0, 1, &o->noise_eps, err)) ||

@@ -382,6 +382,103 @@ static void test_files(dab_player_env *env, const char *model) {
   TH_CHECK(dab_player_new(spec, &g, env, &p, &err) == DAB_EINPUT, "bad option accepted");
 }
 
+/* A net with every weight drawn from seed (no zero rows: every product counts). */
+static dab_az_net *random_net(int rows, int cols, int blocks, int filters, uint64_t seed) {
+  size_t n = dab_az_net_size(rows, cols, blocks, filters, 16);
+  float *w = malloc(n * sizeof *w);
+  dab_rng rng;
+  dab_rng_seed(&rng, seed);
+  for (size_t i = 0; w && i < n; i++) w[i] = (float)(dab_rng_unit(&rng) - 0.5) * 0.4f;
+  dab_az_net *net = NULL;
+  dab_err err;
+  if (w && dab_az_net_new(rows, cols, blocks, filters, 16, w, n, &net, &err)) net = NULL;
+  free(w);
+  return net;
+}
+
+/* A batch's rows are each what that position alone gives, bit for bit:
+** self-play's results cannot depend on which games share a batch. */
+static void test_batch_rows(int rows, int cols) {
+  enum { NB = 11 };
+  dab_az_net *net = random_net(rows, cols, 2, 12, 3);
+  dab_geom g;
+  dab_err err;
+  dab_geom_init(&g, rows, cols, &err);
+  dab_az_scratch *s1 = dab_az_scratch_new(net, 1), *sn = dab_az_scratch_new(net, NB);
+  size_t P = (size_t)DAB_AZ_PLANES * (size_t)net->hw;
+  float *x = malloc(NB * P * sizeof *x), lg[NB][64], v[NB], l1[64], v1;
+  TH_CHECK(net && s1 && sn && x, "setup");
+  if (!net || !s1 || !sn || !x) return;
+  dab_rng rng;
+  dab_rng_seed(&rng, 9);
+  for (int i = 0; i < NB; i++)
+    dab_az_encode(net, &g, dab_rng_next(&rng) & g.all_lines, i - 5, x + (size_t)i * P);
+  dab_az_forward(net, sn, NB, x, &lg[0][0], v);
+  int differ = 0;
+  for (int i = 0; i < NB; i++) {
+    float lgi[64];
+    dab_az_forward(net, s1, 1, x + (size_t)i * P, l1, &v1);
+    memcpy(lgi, lg[0] + (size_t)i * (size_t)g.nlines, (size_t)g.nlines * sizeof(float));
+    differ += memcmp(l1, lgi, (size_t)g.nlines * sizeof(float)) != 0 || memcmp(&v1, &v[i], sizeof v1) != 0;
+  }
+  TH_CHECK(!differ, "%dx%d: %d of %d batch rows differ from single evaluations", rows, cols, differ, NB);
+  free(x);
+  dab_az_scratch_free(s1);
+  dab_az_scratch_free(sn);
+  dab_az_net_free(net);
+}
+
+/* Self-play with many games in flight (their leaves evaluated together)
+** and on two threads plays the same games, sample for sample, as one game
+** at a time: forward, backward with a policy-drawn prefix, and backward
+** with a random one. */
+static void test_selfplay_batches(int rows, int cols) {
+  enum { GAMES = 13 };
+  dab_az_net *net = random_net(rows, cols, 1, 8, 5);
+  dab_geom g;
+  dab_err err;
+  dab_geom_init(&g, rows, cols, &err);
+  TH_CHECK(net != NULL, "net");
+  if (!net) return;
+  for (int mode = 0; mode < 3; mode++) {
+    az_opts o;
+    az_opts_default(&o);
+    o.sims = 24;
+    o.backward = mode > 0;
+    o.prefix_random = mode == 2;
+    az_play play = {&g, &o, net, 11, 2, mode ? g.nlines / 2 : g.nlines};
+    az_game_out ref[GAMES], got[GAMES];
+    memset(ref, 0, sizeof ref);
+    o.eval_batch = 1;
+    TH_CHECK(!az_play_games(&play, GAMES, 1, NULL, ref, &err), "self-play: %s", err.msg);
+    long nref = 0;
+    for (int i = 0; i < GAMES; i++) nref += ref[i].n;
+    TH_CHECK(nref >= GAMES, "%dx%d mode %d: %ld samples from %d games", rows, cols, mode, nref, GAMES);
+    const long batches[3] = {4, 32, 5};
+    for (int b = 0; b < 3; b++) {
+      o.eval_batch = batches[b];
+      int threads = b == 2 ? 2 : 1, differ = 0;
+      memset(got, 0, sizeof got);
+      TH_CHECK(!az_play_games(&play, GAMES, threads, NULL, got, &err), "self-play: %s", err.msg);
+      for (int i = 0; i < GAMES; i++) {
+        bool same = got[i].n == ref[i].n && got[i].npos == ref[i].npos && got[i].nmq == ref[i].nmq &&
+                    got[i].nnv == ref[i].nnv;
+        for (int j = 0; same && j < ref[i].n; j++) {   /* field by field: the struct has padding */
+          const az_sample *a = &got[i].s[j], *r = &ref[i].s[j];
+          same = a->lines == r->lines && a->score_rel == r->score_rel && a->iter == r->iter &&
+                 !memcmp(&a->z, &r->z, sizeof a->z) && !memcmp(a->pi, r->pi, sizeof a->pi);
+        }
+        differ += !same;
+        free(got[i].s);
+      }
+      TH_CHECK(!differ, "%dx%d mode %d, %ld in flight, %d threads: %d of %d games differ from one at a time",
+               rows, cols, mode, batches[b], threads, differ, GAMES);
+    }
+    for (int i = 0; i < GAMES; i++) free(ref[i].s);
+  }
+  dab_az_net_free(net);
+}
+
 /* The serving trainer: a command's error leaves it alive for the next,
 ** and one that dies (killed) is reported with its log and stopped. */
 static void test_trainer(const char *trainer) {
@@ -418,6 +515,10 @@ int main(void) {
   TH_CHECK(!dab_player_env_oracle(env, 3, 3, &o3, &err), "oracle: %s", err.msg);
   test_uniform(o3, env);
   test_opts_text();
+  test_batch_rows(3, 3);
+  test_batch_rows(2, 5);
+  test_selfplay_batches(2, 2);
+  test_selfplay_batches(3, 3);
   char trainer[4096] = "";
   bool torch = !az_find_trainer(trainer, sizeof trainer, &err) &&
                system("/usr/bin/python3 -c 'import torch' 2>/dev/null") == 0;
