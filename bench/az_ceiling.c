@@ -1,9 +1,11 @@
 /*
 ** az_ceiling.c: the az search with an exact evaluator (the oracle's value
-** for the mover, margin or win/draw/loss; uniform or exact priors): the
-** share of optimal moves the search itself allows, and the children
-** pl_mcts_children offers that contain an optimal first line.
-** Usage: az_ceiling ROWS COLS SIMS POSITIONS_PER_STEP [margin|wdl] [uniform|exact] [chainloop 0|1]
+** for the mover, margin or win/draw/loss; uniform or exact priors), or
+** with one of the two from a trained net (value or prior "net", MODEL):
+** the share of optimal moves the search allows with each head perfect,
+** and the children pl_mcts_children offers that contain an optimal line.
+** Usage: az_ceiling ROWS COLS SIMS POSITIONS_PER_STEP [margin|wdl|net]
+**        [uniform|exact|net] [chainloop 0|1] [MODEL]
 ** See Copyright Notice in README.md
 */
 #include <stdio.h>
@@ -12,7 +14,11 @@
 #include "agents/az_int.h"
 #include "oracle/oracle.h"
 
-typedef struct { const dab_oracle *o; bool margin, exact_prior; } ctx_t;
+typedef struct {
+  const dab_oracle *o;
+  bool margin, exact_prior, net_value, net_prior;
+  dab_az_evaluator ev;
+} ctx_t;
 
 static void eval(void *vc, const dab_geom *g, const pl_mstate *st, dab_rng *rng, float *prior, float *value) {
   (void)rng;
@@ -29,6 +35,12 @@ static void eval(void *vc, const dab_geom *g, const pl_mstate *st, dab_rng *rng,
   *value = c->margin ? (float)d / (float)g->nboxes : (float)((d > 0) - (d < 0));
   for (int m = 0; m < g->nlines; m++) prior[m] = 0;
   for (int j = 0; j < n; j++) prior[mv[j]] = c->exact_prior ? (val[j] == best ? 1.0f : 0.01f) : 1.0f;
+  if (c->net_value || c->net_prior) {
+    float np[DAB_MAX_LINES], nv;
+    dab_az_net_eval(&c->ev, g, st, rng, np, &nv);
+    if (c->net_value) *value = nv;
+    if (c->net_prior) memcpy(prior, np, sizeof(float) * (size_t)g->nlines);
+  }
 }
 
 int main(int argc, char **argv) {
@@ -42,9 +54,20 @@ int main(int argc, char **argv) {
   long sims = atol(argv[3]);
   int per = atoi(argv[4]);
   ctx_t c = {0};
-  c.margin = argc <= 5 || !strcmp(argv[5], "margin");
+  c.net_value = argc > 5 && !strcmp(argv[5], "net");
+  c.margin = argc <= 5 || !strcmp(argv[5], "margin") || c.net_value;
   c.exact_prior = argc > 6 && !strcmp(argv[6], "exact");
+  c.net_prior = argc > 6 && !strcmp(argv[6], "net");
   bool cl = argc <= 7 || atoi(argv[7]) != 0;
+  dab_az_model *model = NULL;
+  if (c.net_value || c.net_prior) {
+    if (argc <= 8 || dab_az_model_load(argv[8], &g, &model, &err)) {
+      fprintf(stderr, "az_ceiling: %s\n", argc <= 8 ? "value or prior \"net\" needs a MODEL" : err.msg);
+      return 2;
+    }
+    c.ev.net = model->net;
+    c.ev.scratch = dab_az_scratch_new(model->net, 1);
+  }
   dab_oracle *o;
   dab_oracle_opts oo = {0};
   if (dab_oracle_open(g.rows, g.cols, &oo, &o, &err)) return 1;
@@ -90,9 +113,14 @@ int main(int argc, char **argv) {
   }
   printf("%dx%d sims %ld value %s prior %s chainloop %d: %ld positions, optimal %.4f, kept %.4f, "
          "an optimal child offered %.4f\n",
-         g.rows, g.cols, sims, c.margin ? "margin" : "wdl", c.exact_prior ? "exact" : "uniform", cl, tot,
+         g.rows, g.cols, sims, c.net_value ? "net" : c.margin ? "margin" : "wdl",
+         c.net_prior ? "net" : c.exact_prior ? "exact" : "uniform", cl, tot,
          (double)opt / (double)tot, (double)kept / (double)tot, (double)offered / (double)tot);
   dab_az_search_free(s);
+  if (model) {
+    dab_az_scratch_free(c.ev.scratch);
+    dab_az_model_free(model);
+  }
   dab_oracle_close(o);
   free(tp);
   return 0;

@@ -294,6 +294,15 @@ def serve():
     ap = make_parser()
     out = sys.stdout
     sys.stdout = sys.stderr            # a stray print must not break the protocol
+    # A killed caller (SIGKILL skips its cleanup) must not leave this
+    # process training on for minutes: ask Linux for SIGTERM when it dies.
+    parent = os.getppid()
+    try:
+        ctypes.CDLL(None, use_errno=True).prctl(1, 15)   # PR_SET_PDEATHSIG, SIGTERM
+    except (OSError, AttributeError):
+        pass
+    if os.getppid() != parent:         # it died before the request above
+        return
     for req in sys.stdin:
         req = req.rstrip('\n')
         if not req:
