@@ -305,6 +305,7 @@ void dab_grade_values(const dab_grade *gr, double *values);
     "  --eval-batch=N    self-play games in flight per thread, their positions\n"      \
     "                    evaluated together (8; the same games at any N)\n"          \
     "  --blocks=N (2; the paper: 6) --filters=N (16) --vhidden=N (32)\n"                  \
+    "  --vfilters=N      value head channels (1, AlphaZero's)\n"                          \
     "  --mqth --nvth --mqrth --nvrth --mit   advancement (0.85 0.75 0.75 0.85 150)\n"    \
     "  --table=0|1       the paper's per-step-range (noise, mqth) table (1)\n"            \
     "  --filter=F        tree nodes with >= F * root visits as samples, backward (0.25)\n" \

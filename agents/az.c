@@ -36,10 +36,12 @@ dab_status dab_az_model_save(const char *path, const dab_az_net *net, const dab_
   h.rows = net->rows;
   h.cols = net->cols;
   snprintf(h.kind, sizeof h.kind, "az");
+  char vf[24] = "";   /* absent for AlphaZero's one value channel, as in older files */
+  if (net->vfilters != 1) snprintf(vf, sizeof vf, "vfilters=%d,", net->vfilters);
   int k = snprintf(h.params, sizeof h.params,
-                   "blocks=%d,filters=%d,vhidden=%d,weights=%zu,sims=%ld,c=%g,chainloop=%d,"
+                   "blocks=%d,filters=%d,vhidden=%d,%sweights=%zu,sims=%ld,c=%g,chainloop=%d,"
                    "theorems=%d,value=%s%s%s",
-                   net->blocks, net->filters, net->vhidden, net->nweights, so->sims, so->c_puct,
+                   net->blocks, net->filters, net->vhidden, vf, net->nweights, so->sims, so->c_puct,
                    so->chainloop, so->theorems, so->margin ? "margin" : "wdl",
                    extra_params && *extra_params ? "," : "", extra_params ? extra_params : "");
   if (k < 0 || (size_t)k >= sizeof h.params || k > DAB_MODEL_PARAMS)
@@ -70,7 +72,7 @@ static dab_status load_full(const char *path, const dab_geom *g, dab_az_model **
     free(pl);
     return st;
   }
-  long blocks, filters, vhidden, nw, sims, chainloop, theorems;
+  long blocks, filters, vhidden, vfilters = 1, nw, sims, chainloop, theorems;
   double c;
   char value[16];
   bool ok = param_long(h.params, "blocks", &blocks) && param_long(h.params, "filters", &filters) &&
@@ -81,6 +83,7 @@ static dab_status load_full(const char *path, const dab_geom *g, dab_az_model **
             dab_params_get(h.params, "value", value, sizeof value);
   /* A checkpoint's payload goes on after the weights (its training
   ** state); a player may use its net, so only a model must end there. */
+  if (ok && !param_long(h.params, "vfilters", &vfilters)) vfilters = 1;   /* absent: AlphaZero's one */
   char ckpt_version[16];
   bool ckpt = dab_params_get(h.params, "checkpoint", ckpt_version, sizeof ckpt_version);
   if (!ok || nw < 0 || (size_t)nw * sizeof(float) > n ||
@@ -93,8 +96,8 @@ static dab_status load_full(const char *path, const dab_geom *g, dab_az_model **
     free(pl);
     return dab_fail(err, DAB_ENOMEM, "%s: out of memory", path);
   }
-  st = dab_az_net_new(h.rows, h.cols, (int)blocks, (int)filters, (int)vhidden, pl, (size_t)nw, &m->net,
-                      err);
+  st = dab_az_net_new(h.rows, h.cols, (int)blocks, (int)filters, (int)vhidden, (int)vfilters, pl, (size_t)nw,
+                      &m->net, err);
   if (st) {
     free(pl);
     free(m);

@@ -45,7 +45,7 @@
 
 typedef struct dab_az_net {
   int rows, cols, h, w, hw, nlines, nboxes;
-  int blocks, filters, vhidden;
+  int blocks, filters, vhidden, vfilters;
   size_t nweights;
   float *weights;               /* owned */
   const float *stem_w, *stem_b, *blk_w[2 * DAB_AZ_MAX_BLOCKS], *blk_b[2 * DAB_AZ_MAX_BLOCKS];
@@ -55,16 +55,17 @@ typedef struct dab_az_net {
   int16_t box_cell[DAB_MAX_BOXES];
 } dab_az_net;
 
-/* Number of float weights of a net with these dimensions. */
-size_t dab_az_net_size(int rows, int cols, int blocks, int filters, int vhidden);
+/* Number of float weights of a net with these dimensions (vfilters: the
+** value head's 1x1 convolution channels; 1 is AlphaZero's). */
+size_t dab_az_net_size(int rows, int cols, int blocks, int filters, int vhidden, int vfilters);
 
 /*
 ** Makes a net from weights[0..n) (copied).  RETURN: DAB_OK and *out;
 ** DAB_EINPUT when a dimension is out of range (blocks 0..20, filters
-** 1..256, vhidden 1..1024, board of at most 64 lines) or n is not
+** 1..256, vhidden 1..1024, vfilters 1..64, board of at most 64 lines) or n is not
 ** dab_az_net_size; DAB_ECORRUPT when a weight is not finite; DAB_ENOMEM.
 */
-dab_status dab_az_net_new(int rows, int cols, int blocks, int filters, int vhidden,
+dab_status dab_az_net_new(int rows, int cols, int blocks, int filters, int vhidden, int vfilters,
                           const float *weights, size_t n, dab_az_net **out, dab_err *err);
 void dab_az_net_free(dab_az_net *net);
 
@@ -208,8 +209,8 @@ void dab_az_rollout_eval(void *ctx, const dab_geom *g, const pl_mstate *st, dab_
 ** Model files (kind "az") and the player
 ** ======================================================================
 **
-** Params: blocks, filters, vhidden, sims, c, chainloop, theorems, value
-** (wdl|margin) and the training run's settings; the payload is the weight
+** Params: blocks, filters, vhidden, vfilters (absent: 1), sims, c,
+** chainloop, theorems, value (wdl|margin) and the training run's settings; the payload is the weight
 ** blob.  A checkpoint (params checkpoint=1) appends the training state.
 */
 

@@ -13,7 +13,7 @@
 typedef struct az_opts {
   bool backward, theorems, augment, chainloop, margin, table, prefix_random, adam_reset;
   double hours, c, decay, lr, l2, filter, noise_eps, mqth, nvth, mqrth, nvrth, temp_frac;
-  long sims, blocks, filters, vhidden, games, replay, batch, epochs, mit, eval_per_step, max_steps;
+  long sims, blocks, filters, vhidden, vfilters, games, replay, batch, epochs, mit, eval_per_step, max_steps;
   long min_batches;   /* the trainer shrinks the batch to make >= this many steps an epoch (0: never) */
   long eval_batch;    /* self-play games in flight per thread, evaluated together (not a
                          training setting: a checkpoint does not store it) */

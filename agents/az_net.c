@@ -16,33 +16,34 @@
 struct dab_az_scratch {
   int batch;
   float *a, *b, *t, *col;       /* [filters][batch*hw] x3, [9*filters][batch*hw] */
-  float *ph, *vh;               /* policy [2][batch*hw], value [batch*hw] */
+  float *ph, *vh;               /* policy [2][batch*hw], value [vfilters][batch*hw] */
 };
 
-size_t dab_az_net_size(int rows, int cols, int blocks, int filters, int vhidden) {
+size_t dab_az_net_size(int rows, int cols, int blocks, int filters, int vhidden, int vfilters) {
   size_t hw = (size_t)(2 * rows + 1) * (size_t)(2 * cols + 1);
   size_t F = (size_t)filters, L = (size_t)(rows * (cols + 1) + cols * (rows + 1));
   size_t n = F * 3 * 9 + F;
   n += (size_t)blocks * 2 * (F * F * 9 + F);
   n += 2 * F + 2 + L * 2 * hw + L;
-  n += F + 1 + (size_t)vhidden * hw + (size_t)vhidden + (size_t)vhidden + 1;
+  size_t VF = (size_t)vfilters;
+  n += VF * F + VF + (size_t)vhidden * VF * hw + (size_t)vhidden + (size_t)vhidden + 1;
   return n;
 }
 
-dab_status dab_az_net_new(int rows, int cols, int blocks, int filters, int vhidden,
+dab_status dab_az_net_new(int rows, int cols, int blocks, int filters, int vhidden, int vfilters,
                           const float *weights, size_t n, dab_az_net **out, dab_err *err) {
   *out = NULL;
   if (rows < 1 || cols < 1 || rows > DAB_MAX_SIDE || cols > DAB_MAX_SIDE ||
       rows * (cols + 1) + cols * (rows + 1) > 64)
     return dab_fail(err, DAB_EINPUT, "az: board %dx%d: at most 64 lines", rows, cols);
   if (blocks < 0 || blocks > DAB_AZ_MAX_BLOCKS || filters < 1 || filters > 256 || vhidden < 1 ||
-      vhidden > 1024)
-    return dab_fail(err, DAB_EINPUT, "az: net blocks=%d filters=%d vhidden=%d out of range", blocks,
-                    filters, vhidden);
-  size_t want = dab_az_net_size(rows, cols, blocks, filters, vhidden);
+      vhidden > 1024 || vfilters < 1 || vfilters > 64)
+    return dab_fail(err, DAB_EINPUT, "az: net blocks=%d filters=%d vhidden=%d vfilters=%d out of range",
+                    blocks, filters, vhidden, vfilters);
+  size_t want = dab_az_net_size(rows, cols, blocks, filters, vhidden, vfilters);
   if (n != want)
-    return dab_fail(err, DAB_EINPUT, "az: %zu weights, a %dx%d net b=%d f=%d v=%d has %zu", n, rows,
-                    cols, blocks, filters, vhidden, want);
+    return dab_fail(err, DAB_EINPUT, "az: %zu weights, a %dx%d net b=%d f=%d v=%d vf=%d has %zu", n, rows,
+                    cols, blocks, filters, vhidden, vfilters, want);
   for (size_t i = 0; i < n; i++)
     if (!isfinite(weights[i])) return dab_fail(err, DAB_ECORRUPT, "az: weight %zu is not finite", i);
   dab_az_net *net = calloc(1, sizeof *net);
@@ -61,6 +62,7 @@ dab_status dab_az_net_new(int rows, int cols, int blocks, int filters, int vhidd
   net->blocks = blocks;
   net->filters = filters;
   net->vhidden = vhidden;
+  net->vfilters = vfilters;
   net->nweights = n;
   size_t F = (size_t)filters, hw = (size_t)net->hw, L = (size_t)net->nlines;
   const float *p = net->weights;
@@ -75,9 +77,9 @@ dab_status dab_az_net_new(int rows, int cols, int blocks, int filters, int vhidd
   TAKE(net->pconv_b, 2);
   TAKE(net->pfc_w, L * 2 * hw);
   TAKE(net->pfc_b, L);
-  TAKE(net->vconv_w, F);
-  TAKE(net->vconv_b, 1);
-  TAKE(net->vfc1_w, (size_t)vhidden * hw);
+  TAKE(net->vconv_w, (size_t)vfilters * F);
+  TAKE(net->vconv_b, (size_t)vfilters);
+  TAKE(net->vfc1_w, (size_t)vhidden * (size_t)vfilters * hw);
   TAKE(net->vfc1_b, (size_t)vhidden);
   TAKE(net->vfc2_w, (size_t)vhidden);
   TAKE(net->vfc2_b, 1);
@@ -110,7 +112,7 @@ dab_az_scratch *dab_az_scratch_new(const dab_az_net *net, int batch) {
   s->t = malloc(F * m * sizeof(float));
   s->col = malloc(9 * F * m * sizeof(float));
   s->ph = malloc(2 * m * sizeof(float));
-  s->vh = malloc(m * sizeof(float));
+  s->vh = malloc((size_t)net->vfilters * m * sizeof(float));
   if (!s->a || !s->b || !s->t || !s->col || !s->ph || !s->vh) {
     dab_az_scratch_free(s);
     return NULL;
@@ -269,7 +271,7 @@ void dab_az_forward(const dab_az_net *net, dab_az_scratch *s, int nb, const floa
     }
   }
   matmul(net->pconv_w, net->pconv_b, s->a, s->ph, 2, F, m, true);
-  matmul(net->vconv_w, net->vconv_b, s->a, s->vh, 1, F, m, true);
+  matmul(net->vconv_w, net->vconv_b, s->a, s->vh, net->vfilters, F, m, true);
   float hid[1024];
   for (int n = 0; n < nb; n++) {
     for (int l = 0; l < L; l++) {
@@ -282,11 +284,15 @@ void dab_az_forward(const dab_az_net *net, dab_az_scratch *s, int nb, const floa
       }
       logits[(size_t)n * (size_t)L + (size_t)l] = acc;
     }
-    const float *x = s->vh + (size_t)n * (size_t)hw;
+    /* the value planes flattened channel by channel, as torch's flatten(1) */
+    size_t vin = (size_t)net->vfilters * (size_t)hw;
     for (int v = 0; v < net->vhidden; v++) {
-      const float *wv = net->vfc1_w + (size_t)v * (size_t)hw;
+      const float *wv = net->vfc1_w + (size_t)v * vin;
       float acc = net->vfc1_b[v];
-      for (int p = 0; p < hw; p++) acc += wv[p] * x[p];
+      for (int c = 0; c < net->vfilters; c++) {
+        const float *x = s->vh + (size_t)c * (size_t)m + (size_t)n * (size_t)hw, *wc = wv + (size_t)c * (size_t)hw;
+        for (int p = 0; p < hw; p++) acc += wc[p] * x[p];
+      }
       hid[v] = acc > 0 ? acc : 0;
     }
     float acc = net->vfc2_b[0];

@@ -49,7 +49,7 @@ static const char *kstr(dab_kopts *k, const char *key) {
 }
 
 void az_opts_default(az_opts *o) {
-  *o = (az_opts){.sims = 48, .c = 2, .blocks = 2, .filters = 16, .vhidden = 32, .games = 50,
+  *o = (az_opts){.sims = 48, .c = 2, .blocks = 2, .filters = 16, .vhidden = 32, .vfilters = 1, .games = 50,
                  .replay = 5, .decay = 0.98, .lr = 0.001, .batch = 1024, .epochs = 5, .l2 = 1e-4,
                  .filter = 0.25, .noise_eps = 0.25, .mqth = 0.85, .nvth = 0.75, .mqrth = 0.75,
                  .nvrth = 0.85, .mit = 150, .theorems = true, .augment = true, .chainloop = true,
@@ -70,6 +70,7 @@ dab_status az_opts_parse(dab_train_ctx *t, az_opts *o, dab_err *err) {
       (st = dab_kopt_long(k, "az", "blocks", 0, DAB_AZ_MAX_BLOCKS, &o->blocks, err)) ||
       (st = dab_kopt_long(k, "az", "filters", 1, 256, &o->filters, err)) ||
       (st = dab_kopt_long(k, "az", "vhidden", 1, 1024, &o->vhidden, err)) ||
+      (st = dab_kopt_long(k, "az", "vfilters", 1, 64, &o->vfilters, err)) ||
       (st = dab_kopt_long(k, "az", "iter-games", 1, 100000, &o->games, err)) ||
       (st = dab_kopt_long(k, "az", "replay", 1, 100, &o->replay, err)) ||
       (st = dab_kopt_double(k, "az", "decay", 0, 1, &o->decay, err)) ||
@@ -116,7 +117,7 @@ static const az_field az_fields[] = {
     AZ_D(filter), AZ_D(noise_eps), AZ_D(mqth), AZ_D(nvth), AZ_D(mqrth), AZ_D(nvrth), AZ_D(temp_frac),
     AZ_L(sims), AZ_L(blocks), AZ_L(filters), AZ_L(vhidden), AZ_L(games), AZ_L(replay), AZ_L(batch),
     AZ_L(epochs), AZ_L(mit), AZ_L(eval_per_step), AZ_L(max_steps),
-    AZ_L(min_batches)};
+    AZ_L(min_batches), AZ_L(vfilters)};
 enum { AZ_NFIELDS = (int)(sizeof az_fields / sizeof az_fields[0]) };
 
 int az_opts_write(const az_opts *o, char *out, size_t cap) {
@@ -353,17 +354,18 @@ static dab_status read_floats(const char *path, float **out, size_t *n, dab_err 
 dab_status az_python_net(az_trainer *tr, const dab_geom *g, const az_opts *o,
                          const char *const *extra, const char *wpath, dab_az_net **net, char *line,
                          size_t cap, dab_err *err) {
-  char a[6][24];
+  char a[6][24], vf[24];
   snprintf(a[0], 24, "%d", g->rows);
   snprintf(a[1], 24, "%d", g->cols);
   snprintf(a[2], 24, "%ld", o->blocks);
   snprintf(a[3], 24, "%ld", o->filters);
   snprintf(a[4], 24, "%ld", o->vhidden);
+  snprintf(vf, sizeof vf, "%ld", o->vfilters);
   const char *argv[64];
   int n = 0;
   for (; extra[n]; n++) argv[n] = extra[n];
   const char *fixed[] = {"--rows", a[0], "--cols", a[1], "--blocks", a[2], "--filters", a[3],
-                         "--vhidden", a[4], "--out", wpath, NULL};
+                         "--vhidden", a[4], "--vfilters", vf, "--out", wpath, NULL};
   for (int i = 0; fixed[i]; i++) argv[n++] = fixed[i];
   argv[n] = NULL;
   dab_status st = az_trainer_call(tr, argv, line, cap, err);
@@ -372,8 +374,8 @@ dab_status az_python_net(az_trainer *tr, const dab_geom *g, const az_opts *o,
   size_t nw = 0;
   if ((st = read_floats(wpath, &w, &nw, err))) return st;
   dab_az_net *nn;
-  st = dab_az_net_new(g->rows, g->cols, (int)o->blocks, (int)o->filters, (int)o->vhidden, w, nw, &nn,
-                      err);
+  st = dab_az_net_new(g->rows, g->cols, (int)o->blocks, (int)o->filters, (int)o->vhidden, (int)o->vfilters, w,
+                      nw, &nn, err);
   free(w);
   if (st) return st;
   dab_az_net_free(*net);

@@ -155,11 +155,11 @@ static dab_status make_player(const char *spec, const dab_geom *g, dab_player_en
 ** player is before any training.  The net's size does not change its play. */
 static int write_az0(const char *path, int rows, int cols) {
   dab_err err;
-  size_t n = dab_az_net_size(rows, cols, 0, 1, 1);
+  size_t n = dab_az_net_size(rows, cols, 0, 1, 1, 1);
   float *w = calloc(n, sizeof *w);
   dab_az_net *net = NULL;
   dab_az_search_opts so = {.sims = 800, .c_puct = 2, .chainloop = true, .theorems = true};
-  dab_status st = w ? dab_az_net_new(rows, cols, 0, 1, 1, w, n, &net, &err) : DAB_ENOMEM;
+  dab_status st = w ? dab_az_net_new(rows, cols, 0, 1, 1, 1, w, n, &net, &err) : DAB_ENOMEM;
   if (!st) st = dab_az_model_save(path, net, &so, "untrained=1", NULL, 0, &err);
   if (st) fprintf(stderr, "az0: %s\n", st == DAB_ENOMEM ? "out of memory" : err.msg);
   dab_az_net_free(net);

@@ -95,13 +95,13 @@ int main(int argc, char **argv) {
   printf("board %dx%d, %.1f s per figure\n", rows, cols, secs);
   printf("%-16s %6s %14s\n", "net", "batch", "evals/CPU-s");
   for (int c = 0; c < 2; c++) {
-    size_t n = dab_az_net_size(rows, cols, cfg[c][0], cfg[c][1], cfg[c][2]);
+    size_t n = dab_az_net_size(rows, cols, cfg[c][0], cfg[c][1], cfg[c][2], 1);
     float *w = malloc(n * sizeof(float));
     dab_rng rng;
     dab_rng_seed(&rng, 2);
     for (size_t i = 0; i < n; i++) w[i] = (float)(dab_rng_unit(&rng) - 0.5) * 0.2f;
     dab_az_net *net;
-    if (dab_az_net_new(rows, cols, cfg[c][0], cfg[c][1], cfg[c][2], w, n, &net, &err)) return 1;
+    if (dab_az_net_new(rows, cols, cfg[c][0], cfg[c][1], cfg[c][2], 1, w, n, &net, &err)) return 1;
     free(w);
     int batches[4] = {1, 8, 32, 64};
     for (int b = 0; b < 4; b++) {

@@ -7,8 +7,8 @@
 ** a step from seed 2026, which the training positions, seed 77, are not).
 ** A diagnostic of capacity, not a way to train an agent: self-play never
 ** sees the oracle.
-** Usage: az_supervised ROWS COLS PER_STEP EPOCHS BLOCKS FILTERS VHIDDEN SIMS [BATCH [LR [OUT.model]]]
-** (batch 1024 and lr 0.001 by default, as self-play trains; grades after
+** Usage: az_supervised ROWS COLS PER_STEP EPOCHS BLOCKS FILTERS VHIDDEN SIMS [BATCH [LR [VFILTERS [OUT.model]]]]
+** (batch 1024, lr 0.001 and one value channel by default, as self-play trains; grades after
 ** epochs 1, 2, 4, 8, ... and the last)
 ** See Copyright Notice in README.md
 */
@@ -44,7 +44,8 @@ static size_t label(const dab_geom *g, const dab_oracle *o, const az_testpos *tp
 
 int main(int argc, char **argv) {
   if (argc < 9) {
-    fprintf(stderr, "usage: az_supervised ROWS COLS PER_STEP EPOCHS BLOCKS FILTERS VHIDDEN SIMS [BATCH [LR [OUT.model]]]\n");
+    fprintf(stderr, "usage: az_supervised ROWS COLS PER_STEP EPOCHS BLOCKS FILTERS VHIDDEN SIMS "
+                    "[BATCH [LR [VFILTERS [OUT.model]]]]\n");
     return 2;
   }
   double t0 = bench_now();
@@ -59,6 +60,7 @@ int main(int argc, char **argv) {
   o.filters = atol(argv[6]);
   o.vhidden = atol(argv[7]);
   const char *batch = argc > 9 ? argv[9] : "1024", *lr = argc > 10 ? argv[10] : "0.001";
+  o.vfilters = argc > 11 ? atol(argv[11]) : 1;
   char trainer[4096];
   dab_oracle *oracle;
   dab_oracle_opts oo = {0};
@@ -88,9 +90,10 @@ int main(int argc, char **argv) {
   dab_status st = az_trainer_start(&tr, trainer, lg, &err);
   if (!st) st = az_python_net(&tr, &g, &o, init, wp, &net, line, sizeof line, &err);
   if (!st) st = az_write_samples(sp, &g, net, sym, true, s, ns, 0, 1.0, &written, &err);
-  printf("%dx%d net b%ld f%ld v%ld (%zu weights), batch %s, lr %s: %zu labelled positions x %d symmetries "
-         "= %zu samples; graded on %d positions, search %ld sims\n",
-         g.rows, g.cols, o.blocks, o.filters, o.vhidden, net ? net->nweights : 0, batch, lr, ns, sym->ntrans,
+  printf("%dx%d net b%ld f%ld v%ld vf%ld (%zu weights), batch %s, lr %s: %zu labelled positions x %d "
+         "symmetries = %zu samples; graded on %d positions, search %ld sims\n",
+         g.rows, g.cols, o.blocks, o.filters, o.vhidden, o.vfilters, net ? net->nweights : 0, batch, lr, ns,
+         sym->ntrans,
          written, ng, sims);
   printf("epoch  policy_loss  value_loss  policy  search  kept_search  value_rmse  cpu_s\n");
   dab_az_search_opts so = {.sims = sims, .c_puct = o.c, .chainloop = true, .theorems = true, .margin = true};
@@ -118,7 +121,7 @@ int main(int argc, char **argv) {
            dab_process_cpu_s() + tr.cpu_s);
     fflush(stdout);
   }
-  if (!st && argc > 11) st = dab_az_model_save(argv[11], net, &so, "method=supervised", NULL, 0, &err);
+  if (!st && argc > 12) st = dab_az_model_save(argv[12], net, &so, "method=supervised", NULL, 0, &err);
   az_trainer_stop(&tr);
   if (st) fprintf(stderr, "az_supervised: %s\n", err.msg);
   char cmd[128];

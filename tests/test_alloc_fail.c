@@ -977,10 +977,10 @@ int main(void) {
   path_in(p, sizeof p, "n.model");
   TH_CHECK(dab_nn_save(p, &nn, &g22, "", &err) == DAB_OK, "nn save: %s", err.msg);
   dab_nn_free(&nn);
-  size_t nw = dab_az_net_size(2, 2, 1, 4, 8);
+  size_t nw = dab_az_net_size(2, 2, 1, 4, 8, 1);
   float *w = calloc(nw, sizeof *w);
   dab_az_net *net = NULL;
-  TH_CHECK(w && dab_az_net_new(2, 2, 1, 4, 8, w, nw, &net, &err) == DAB_OK, "az net: %s", err.msg);
+  TH_CHECK(w && dab_az_net_new(2, 2, 1, 4, 8, 1, w, nw, &net, &err) == DAB_OK, "az net: %s", err.msg);
   dab_az_search_opts so = {.sims = 8, .c_puct = 2};
   path_in(p, sizeof p, "a.model");
   TH_CHECK(net && dab_az_model_save(p, net, &so, "", NULL, 0, &err) == DAB_OK, "az save: %s", err.msg);

@@ -31,12 +31,12 @@ static float *read_all(const char *path, size_t *n) {
 }
 
 /* The C forward pass equals PyTorch's on random weights and inputs. */
-static void test_forward(const char *trainer, int rows, int cols, int blocks, int filters) {
+static void test_forward(const char *trainer, int rows, int cols, int blocks, int filters, int vfilters) {
   char cmd[8192];
   snprintf(cmd, sizeof cmd,
            "/usr/bin/python3 %s selftest --rows %d --cols %d --blocks %d --filters %d --vhidden 24 "
-           "--seed 7 --n 16 --dir %s >/dev/null",
-           trainer, rows, cols, blocks, filters, tmpdir);
+           "--vfilters %d --seed 7 --n 16 --dir %s >/dev/null",
+           trainer, rows, cols, blocks, filters, vfilters, tmpdir);
   TH_CHECK(system(cmd) == 0, "selftest %dx%d failed", rows, cols);
   char p[128];
   size_t nw, nx, nr;
@@ -48,7 +48,7 @@ static void test_forward(const char *trainer, int rows, int cols, int blocks, in
   float *ref = read_all(p, &nr);
   dab_az_net *net = NULL;
   dab_err err;
-  TH_CHECK(w && x && ref && !dab_az_net_new(rows, cols, blocks, filters, 24, w, nw, &net, &err),
+  TH_CHECK(w && x && ref && !dab_az_net_new(rows, cols, blocks, filters, 24, vfilters, w, nw, &net, &err),
            "net: %s", err.msg);
   if (net) {
     int L = net->nlines, nb = 16;
@@ -66,8 +66,8 @@ static void test_forward(const char *trainer, int rows, int cols, int blocks, in
       for (int i = 0; i < nb; i++) maxd = fmax(maxd, fabs(value[i] - ref[nb * L + i]));
       dab_az_scratch_free(s);
     }
-    TH_CHECK(maxd <= 1e-5, "%dx%d b=%d f=%d: C and PyTorch differ by %g", rows, cols, blocks,
-             filters, maxd);
+    TH_CHECK(maxd <= 1e-5, "%dx%d b=%d f=%d vf=%d: C and PyTorch differ by %g", rows, cols, blocks,
+             filters, vfilters, maxd);
   }
   dab_az_net_free(net);
   free(w);
@@ -384,14 +384,14 @@ static void test_files(dab_player_env *env, const char *model) {
 
 /* A net with every weight drawn from seed (no zero rows: every product counts). */
 static dab_az_net *random_net(int rows, int cols, int blocks, int filters, uint64_t seed) {
-  size_t n = dab_az_net_size(rows, cols, blocks, filters, 16);
+  size_t n = dab_az_net_size(rows, cols, blocks, filters, 16, 1);
   float *w = malloc(n * sizeof *w);
   dab_rng rng;
   dab_rng_seed(&rng, seed);
   for (size_t i = 0; w && i < n; i++) w[i] = (float)(dab_rng_unit(&rng) - 0.5) * 0.4f;
   dab_az_net *net = NULL;
   dab_err err;
-  if (w && dab_az_net_new(rows, cols, blocks, filters, 16, w, n, &net, &err)) net = NULL;
+  if (w && dab_az_net_new(rows, cols, blocks, filters, 16, 1, w, n, &net, &err)) net = NULL;
   free(w);
   return net;
 }
@@ -526,9 +526,11 @@ int main(void) {
     printf("test_az: PyTorch (python3-torch) missing: forward and training checks skipped\n");
   } else {
     test_trainer(trainer);
-    test_forward(trainer, 3, 3, 2, 16);
-    test_forward(trainer, 2, 3, 1, 5);
-    test_forward(trainer, 5, 5, 0, 8);
+    test_forward(trainer, 3, 3, 2, 16, 1);
+    test_forward(trainer, 2, 3, 1, 5, 1);
+    test_forward(trainer, 5, 5, 0, 8, 1);
+    test_forward(trainer, 3, 3, 1, 8, 4);
+    test_forward(trainer, 3, 4, 2, 6, 3);
     char model[128];
     test_backward(env, model);
     test_own_positions(model);

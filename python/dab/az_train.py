@@ -12,7 +12,7 @@ agents/az.h; the C forward pass (agents/az_net.c) must agree with
 
 Commands (every one prints one result line on stdout):
   serve     answers the commands below from stdin, one per line (see serve)
-  init      --rows R --cols C --blocks B --filters F --vhidden V --seed S --out W.bin
+  init      --rows R --cols C --blocks B --filters F --vhidden V [--vfilters N] --seed S --out W.bin
   train     (same net options) --weights W.bin --samples S.bin --out W2.bin
             [--epochs 5] [--batch 1024] [--lr 0.001] [--l2 1e-4] [--seed S]
             [--threads N] [--max-steps N] [--min-batches 32] [--opt-state FILE]
@@ -70,7 +70,7 @@ import torch.nn.functional as F  # noqa: E402
 
 
 class Net(nn.Module):
-    def __init__(self, rows, cols, blocks, filters, vhidden):
+    def __init__(self, rows, cols, blocks, filters, vhidden, vfilters=1):
         super().__init__()
         self.h, self.w = 2 * rows + 1, 2 * cols + 1
         hw = self.h * self.w
@@ -82,8 +82,8 @@ class Net(nn.Module):
                                               nn.Conv2d(filters, filters, 3, padding=1)]))
         self.pconv = nn.Conv2d(filters, 2, 1)
         self.pfc = nn.Linear(2 * hw, nlines)
-        self.vconv = nn.Conv2d(filters, 1, 1)
-        self.vfc1 = nn.Linear(hw, vhidden)
+        self.vconv = nn.Conv2d(filters, vfilters, 1)
+        self.vfc1 = nn.Linear(vfilters * hw, vhidden)
         self.vfc2 = nn.Linear(vhidden, 1)
 
     def forward(self, x):
@@ -106,7 +106,7 @@ class Net(nn.Module):
 
 
 def make_net(a):
-    return Net(a.rows, a.cols, a.blocks, a.filters, a.vhidden)
+    return Net(a.rows, a.cols, a.blocks, a.filters, a.vhidden, a.vfilters)
 
 
 def save_blob(net, path):
@@ -273,7 +273,7 @@ COMMANDS = {'init': cmd_init, 'train': cmd_train, 'bench': cmd_bench, 'selftest'
 def make_parser():
     ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
     ap.add_argument('cmd', choices=list(COMMANDS) + ['serve'])
-    for k, d in [('rows', 3), ('cols', 3), ('blocks', 2), ('filters', 16), ('vhidden', 32),
+    for k, d in [('rows', 3), ('cols', 3), ('blocks', 2), ('filters', 16), ('vhidden', 32), ('vfilters', 1),
                  ('seed', 1), ('epochs', 5), ('batch', 1024), ('threads', 1), ('n', 16),
                  ('max-steps', 0), ('min-batches', 32)]:
         ap.add_argument('--' + k, type=int, default=d)
