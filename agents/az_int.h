@@ -40,11 +40,13 @@ typedef struct az_play {
 } az_play;
 
 /* One game's samples (tree nodes, then its root positions) and its
-** advancement counts: positions with a choice, Q and net value confident. */
+** advancement counts: positions with a choice, Q and net value confident;
+** oom: the game ran out of memory (its samples are incomplete). */
 typedef struct az_game_out {
   az_sample *s;
   int n, cap;
   int npos, nmq, nnv;
+  bool oom;
 } az_game_out;
 
 /*

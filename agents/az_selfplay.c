@@ -19,16 +19,19 @@ static void run_stage(const az_play *play, double *noise, double *mqth) {
   if (play->o->backward && play->o->table) dab_az_table_row(play->g->nlines, (int)play->step_k, noise, mqth);
 }
 
-static bool push(az_game_out *o, const az_sample *s) {
+/* Appends a sample; out of memory marks the game (az_play_games fails). */
+static void push(az_game_out *o, const az_sample *s) {
   if (o->n == o->cap) {
     int cap = o->cap ? 2 * o->cap : 64;
     az_sample *ns = realloc(o->s, (size_t)cap * sizeof *ns);
-    if (!ns) return false;
+    if (!ns) {
+      o->oom = true;
+      return;
+    }
     o->s = ns;
     o->cap = cap;
   }
   o->s[o->n++] = *s;
-  return true;
 }
 
 static float target_of(const az_play *play, int diff_for_mover) {
@@ -93,9 +96,12 @@ static void sp_prefix(const az_play *play, az_sp_game *G) {
 ** and writes its root samples. */
 static void sp_next_search(const az_play *play, az_sp_game *G) {
   dab_err err;
-  if (G->st.left > 0 && !dab_az_search_begin(G->S, &G->st, &G->rng, &err)) {
-    G->searching = true;
-    return;
+  if (G->st.left > 0) {
+    if (!dab_az_search_begin(G->S, &G->st, &G->rng, &err)) {
+      G->searching = true;
+      return;
+    }
+    G->out->oom = true;   /* no room for the tree: the game ends, the run fails */
   }
   G->searching = false;
   G->live = false;
@@ -137,7 +143,7 @@ static void sp_move(const az_play *play, az_sp_game *G) {
   pl_mcts_apply(g, &G->st, r.move[pick]);
 }
 
-/* Starts game gi in G (its search object kept from the slot's last game).
+/* Starts game gi in G (the slot's last search object freed, a new one made).
 ** RETURN: false when out of memory. */
 static bool sp_start(const az_play *play, az_sp_game *G, long gi, az_game_out *out) {
   const dab_geom *g = play->g;
@@ -185,7 +191,8 @@ static void sp_feed(const az_play *play, az_sp_game *G, const float *logits, flo
   }
   dab_err err;
   if (dab_az_search_feed(G->S, prior, value, &err)) {
-    G->searching = false;   /* no room for the root: the game ends here, as it did */
+    G->searching = false;   /* no room for the root's children: the game ends, the run fails */
+    G->out->oom = true;
     G->st.left = 0;
     sp_next_search(play, G);
     return;
@@ -262,6 +269,7 @@ dab_status az_play_games(const az_play *play, long ngames, int threads, dab_canc
     if (pthread_create(&th[started], NULL, worker, &P)) break;
   worker(&P);
   for (int i = 0; i < started; i++) pthread_join(th[i], NULL);
+  for (long i = 0; i < ngames; i++) P.oom |= outs[i].oom;
   if (P.oom) return dab_fail(err, DAB_ENOMEM, "az: out of memory for self-play");
   if (cancel && *cancel) return dab_fail(err, DAB_ECANCELED, "stopped");
   return DAB_OK;

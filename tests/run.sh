@@ -9,8 +9,9 @@
 #   --san    build and run the C tests under ASan/UBSan (build-san/)
 #   --tsan   build and run the threaded tests under ThreadSanitizer
 #            (build-tsan/: test_ab's lazy-SMP and analysis-thread checks,
-#            test_oracle's threads sharing one searching oracle, and
-#            test_store_concurrency.sh: readers beside a writer)
+#            test_oracle's threads sharing one searching oracle, test_az's
+#            self-play on two threads, and test_store_concurrency.sh:
+#            readers beside a writer)
 # BUILD=DIR tests/run.sh [--quick] builds and tests in DIR instead of build/.
 # Ends with one line "N passed, N failed"; exits 1 if anything failed.
 set -uo pipefail
@@ -99,7 +100,8 @@ run_one() {  # name, command...
 
 for t in "$dir"/test_*; do
   [ -x "$t" ] || continue
-  ((tsan)) && [[ "$(basename "$t")" != test_ab && "$(basename "$t")" != test_oracle && "$(basename "$t")" != test_pdb ]] && continue
+  ((tsan)) && [[ "$(basename "$t")" != test_ab && "$(basename "$t")" != test_oracle && "$(basename "$t")" != test_pdb &&
+                 "$(basename "$t")" != test_az ]] && continue
   if ((tsan)) && [ "$(basename "$t")" = test_pdb ]; then
     run_one test_pdb env DAB_TEST_TSAN=1 "$t"; continue
   fi

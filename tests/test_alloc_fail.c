@@ -13,7 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "agents/agent.h"
-#include "agents/az.h"
+#include "agents/az_int.h"
 #include "agents/matrix.h"
 #include "agents/nn.h"
 #include "agents/q.h"
@@ -666,6 +666,41 @@ static dab_status play_specs(int rows, int cols, const char *const *specs, size_
   return st;
 }
 
+/* Self-play (az_play_games): games in flight, their searches and samples.
+** Four 2x2 backward games from a zero net (uniform prior, value 0) on one
+** thread, 3 in flight: the samples of az_ref_outs, or DAB_ENOMEM. */
+enum { AZ_REF_GAMES = 4 };
+static dab_az_net *az_zero_net;
+static az_game_out az_ref_outs[AZ_REF_GAMES];
+
+static dab_status play_az(az_game_out *outs, dab_err *err) {
+  dab_geom g;
+  dab_status st = dab_geom_init(&g, 2, 2, err);
+  if (st) return st;
+  az_opts o;
+  az_opts_default(&o);
+  o.sims = 12;
+  o.backward = true;
+  o.eval_batch = 3;
+  az_play play = {&g, &o, az_zero_net, 5, 1, 8};
+  memset(outs, 0, AZ_REF_GAMES * sizeof *outs);
+  return az_play_games(&play, AZ_REF_GAMES, 1, NULL, outs, err);
+}
+
+static dab_status run_az_selfplay(dab_err *err) {
+  az_game_out outs[AZ_REF_GAMES];
+  dab_status st = play_az(outs, err);
+  for (int i = 0; i < AZ_REF_GAMES; i++) {
+    const az_game_out *a = &outs[i], *r = &az_ref_outs[i];
+    if (!st && (a->n != r->n || a->npos != r->npos)) st = wrong(err, "az self-play samples", a->n, r->n);
+    for (int j = 0; !st && j < a->n; j++)
+      if (a->s[j].lines != r->s[j].lines || a->s[j].z != r->s[j].z || memcmp(a->s[j].pi, r->s[j].pi, sizeof a->s[j].pi))
+        st = wrong(err, "az self-play sample", j, i);
+    free(outs[i].s);
+  }
+  return st;
+}
+
 static dab_status run_players(dab_err *err) {
   static const char *const specs[] = {"random", "level1", "level2", "chain", "mcts:sims=30",
                                       "mcts-bz:sims=30", "mcts-os:sims=30", "ab:depth=2", "sw:2x2",
@@ -984,7 +1019,11 @@ int main(void) {
   dab_az_search_opts so = {.sims = 8, .c_puct = 2};
   path_in(p, sizeof p, "a.model");
   TH_CHECK(net && dab_az_model_save(p, net, &so, "", NULL, 0, &err) == DAB_OK, "az save: %s", err.msg);
-  dab_az_net_free(net);
+  az_zero_net = net;
+  long az_ref_n = 0;
+  TH_CHECK(net && play_az(az_ref_outs, &err) == DAB_OK, "az self-play: %s", err.msg);
+  for (int i = 0; i < AZ_REF_GAMES; i++) az_ref_n += az_ref_outs[i].n;
+  TH_CHECK(az_ref_n >= AZ_REF_GAMES, "az self-play: %ld samples", az_ref_n);
   free(w);
   dab_q_opts qo;
   dab_q_opts_default(&qo);
@@ -1024,6 +1063,7 @@ int main(void) {
       {"learn", NULL, NULL, run_learn, NULL},
       {"train", NULL, setup_train, run_train, NULL},
       {"train-rules", NULL, setup_train, run_train_rules, NULL},
+      {"az-selfplay", NULL, NULL, run_az_selfplay, NULL},
   };
   const char *only = getenv("DAB_ALLOC_FAIL_ONLY");
   for (size_t i = 0; i < sizeof all / sizeof *all; i++) {
@@ -1033,6 +1073,8 @@ int main(void) {
     }
     sweep(&all[i]);
   }
+  for (int i = 0; i < AZ_REF_GAMES; i++) free(az_ref_outs[i].s);
+  dab_az_net_free(az_zero_net);
   dab_retro_free(truth23);
   dab_retro_free(truth22);
   dab_retro_free(truth25);
