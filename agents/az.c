@@ -81,9 +81,9 @@ static dab_status load_full(const char *path, const dab_geom *g, dab_az_model **
             param_long(h.params, "chainloop", &chainloop) &&
             param_long(h.params, "theorems", &theorems) &&
             dab_params_get(h.params, "value", value, sizeof value);
+  if (ok && !param_long(h.params, "vfilters", &vfilters)) vfilters = 1;   /* absent: AlphaZero's one */
   /* A checkpoint's payload goes on after the weights (its training
   ** state); a player may use its net, so only a model must end there. */
-  if (ok && !param_long(h.params, "vfilters", &vfilters)) vfilters = 1;   /* absent: AlphaZero's one */
   char ckpt_version[16];
   bool ckpt = dab_params_get(h.params, "checkpoint", ckpt_version, sizeof ckpt_version);
   if (!ok || nw < 0 || (size_t)nw * sizeof(float) > n ||

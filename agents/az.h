@@ -210,8 +210,8 @@ void dab_az_rollout_eval(void *ctx, const dab_geom *g, const pl_mstate *st, dab_
 ** ======================================================================
 **
 ** Params: blocks, filters, vhidden, vfilters (absent: 1), sims, c,
-** chainloop, theorems, value (wdl|margin) and the training run's settings; the payload is the weight
-** blob.  A checkpoint (params checkpoint=1) appends the training state.
+** chainloop, theorems, value (wdl|margin) and the training run's
+** settings; the payload is the weight blob.  A checkpoint (params checkpoint=1) appends the training state.
 */
 
 typedef struct dab_az_model {

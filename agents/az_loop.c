@@ -5,8 +5,6 @@
 */
 #include <inttypes.h>
 #include <math.h>
-#include <pthread.h>
-#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -232,9 +230,8 @@ static dab_status iterate(dab_train_ctx *t, az_run *R, dab_err *err) {
   }
   az_sample *nb = NULL;
   size_t nn = 0;
-  if (st) {
-  } else if (dab_train_canceled(t)) st = dab_fail(err, DAB_ECANCELED, "stopped");
-  else if (!(nb = malloc((R->nbuf + add + 1) * sizeof *nb))) st = dab_fail(err, DAB_ENOMEM, "az: out of memory");
+  if (!st && dab_train_canceled(t)) st = dab_fail(err, DAB_ECANCELED, "stopped");
+  if (!st && !(nb = malloc((R->nbuf + add + 1) * sizeof *nb))) st = dab_fail(err, DAB_ENOMEM, "az: out of memory");
   if (!st) {
     for (size_t i = 0; i < R->nbuf; i++)
       if (R->buf[i].iter > R->iter - R->o.replay) nb[nn++] = R->buf[i];

@@ -44,8 +44,7 @@ struct dab_az_search {
   pl_mstate root;
   int32_t ri;
   long sim, sims;
-  bool at_root;                 /* the pending leaf is the root */
-  bool pending;                 /* a leaf awaits dab_az_search_feed */
+  bool pending;                 /* a leaf awaits dab_az_search_feed (leaf_ni = ri: the root) */
   float net_value;              /* the evaluator's value of the root */
   pl_mstate leaf;               /* the pending leaf's state, node and path */
   int32_t leaf_ni;
@@ -283,7 +282,6 @@ dab_status dab_az_search_begin(dab_az_search *s, const pl_mstate *root, dab_rng 
   /* The root always gets children (no exact shortcut): the caller wants a move. */
   s->leaf = *root;
   s->leaf_ni = s->ri;
-  s->at_root = true;
   s->pending = true;
   return DAB_OK;
 }
@@ -293,13 +291,12 @@ const pl_mstate *dab_az_search_leaf(const dab_az_search *s) { return s->pending 
 dab_status dab_az_search_feed(dab_az_search *s, const float *prior, float value, dab_err *err) {
   s->pending = false;
   float v0 = expand(s, s->leaf_ni, &s->leaf, prior, value);
-  if (!s->at_root) {
+  if (s->leaf_ni != s->ri) {
     backup(s, s->path, s->depth, v0);
     s->sim++;
     advance(s);
     return DAB_OK;
   }
-  s->at_root = false;
   az_node *rn = &s->pool[s->ri];
   if (rn->nchild == 0) return dab_fail(err, DAB_ENOMEM, "az: no room for the root's children");
   s->net_value = value;

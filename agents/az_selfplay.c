@@ -64,7 +64,6 @@ typedef struct az_rec {
 
 typedef struct az_sp_game {
   bool live;
-  long gi;
   az_game_out *out;
   dab_rng rng;
   pl_mstate st;
@@ -72,8 +71,8 @@ typedef struct az_sp_game {
   int16_t mv[DAB_MAX_LINES];    /* the prefix move's legal lines, and */
   int nmv, fallback;            /* its random line (rounding's fallback) */
   bool searching;
-  double mqth;
-  dab_az_search *S;
+  double mqth;                  /* the stage's advancement threshold */
+  dab_az_search *S;             /* the slot's, kept from game to game */
   az_rec rec[DAB_MAX_LINES];
   int nr;
 } az_sp_game;
@@ -143,31 +142,16 @@ static void sp_move(const az_play *play, az_sp_game *G) {
   pl_mcts_apply(g, &G->st, r.move[pick]);
 }
 
-/* Starts game gi in G (the slot's last search object freed, a new one made).
-** RETURN: false when out of memory. */
-static bool sp_start(const az_play *play, az_sp_game *G, long gi, az_game_out *out) {
-  const dab_geom *g = play->g;
-  int L = g->nlines;
-  double noise;
-  *G = (az_sp_game){.S = G->S, .gi = gi, .out = out, .live = true};
+/* Starts game gi in G (its slot's search object kept). */
+static void sp_start(const az_play *play, az_sp_game *G, long gi, az_game_out *out, double mqth) {
+  *G = (az_sp_game){.S = G->S, .out = out, .live = true, .mqth = mqth};
   dab_rng_seed2(&G->rng, play->seed ^ ((uint64_t)play->iter * 0x9e3779b97f4a7c15ull), (uint64_t)gi);
   dab_game game;
-  dab_game_init(g, &game);
-  pl_mstate_from_game(g, &game, &G->st);
-  run_stage(play, &noise, &G->mqth);
-  dab_az_search_opts so = {.sims = play->o->sims, .c_puct = play->o->c, .chainloop = play->o->chainloop,
-                           .theorems = play->o->theorems, .margin = play->o->margin, .noise_eps = noise,
-                           .noise_alpha = 10.0 / L,
-                           .filter = play->o->backward && play->step_k < L ? play->o->filter : 0};
-  dab_az_search_free(G->S);
-  if (!(G->S = dab_az_search_new(g, &so, NULL, NULL))) {
-    G->live = false;
-    return false;
-  }
-  G->prefix_left = play->o->backward ? L - (int)play->step_k : 0;
+  dab_game_init(play->g, &game);
+  pl_mstate_from_game(play->g, &game, &G->st);
+  G->prefix_left = play->o->backward ? play->g->nlines - (int)play->step_k : 0;
   sp_prefix(play, G);
   if (G->prefix_left == 0) sp_next_search(play, G);
-  return true;
 }
 
 /* The position whose evaluation game G waits for. */
@@ -205,6 +189,8 @@ static void sp_feed(const az_play *play, az_sp_game *G, const float *logits, flo
 
 typedef struct az_pool {
   const az_play *play;
+  dab_az_search_opts so;        /* every game's search (one stage per call) */
+  double mqth;
   az_game_out *outs;
   atomic_long next;
   long ngames;
@@ -228,6 +214,7 @@ static void *worker(void *arg) {
   float *logits = malloc((size_t)B * (size_t)L * sizeof *logits), *values = malloc((size_t)B * sizeof *values);
   int *slot = malloc((size_t)B * sizeof *slot);
   bool ok = scratch && games && planes && logits && values && slot, more = true;
+  for (int i = 0; ok && i < B; i++) ok = (games[i].S = dab_az_search_new(play->g, &P->so, NULL, NULL)) != NULL;
   while (ok) {
     if (P->cancel && *P->cancel) break;
     int n = 0;
@@ -235,7 +222,7 @@ static void *worker(void *arg) {
       while (!games[i].live && more) {
         long gi = atomic_fetch_add(&P->next, 1);
         if (gi >= P->ngames) more = false;
-        else if (!sp_start(play, &games[i], gi, &P->outs[gi])) ok = false, more = false;
+        else sp_start(play, &games[i], gi, &P->outs[gi], P->mqth);
       }
       if (!games[i].live) continue;
       const pl_mstate *at = sp_need(&games[i]);
@@ -261,7 +248,14 @@ static void *worker(void *arg) {
 
 dab_status az_play_games(const az_play *play, long ngames, int threads, dab_cancel_flag *cancel,
                          az_game_out *outs, dab_err *err) {
+  int L = play->g->nlines;
+  double noise;
   az_pool P = {.play = play, .outs = outs, .ngames = ngames, .cancel = cancel};
+  run_stage(play, &noise, &P.mqth);
+  P.so = (dab_az_search_opts){.sims = play->o->sims, .c_puct = play->o->c, .chainloop = play->o->chainloop,
+                              .theorems = play->o->theorems, .margin = play->o->margin, .noise_eps = noise,
+                              .noise_alpha = 10.0 / L,
+                              .filter = play->o->backward && play->step_k < L ? play->o->filter : 0};
   atomic_init(&P.next, 0);
   pthread_t th[64];
   int started = 0;

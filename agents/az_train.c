@@ -354,18 +354,18 @@ static dab_status read_floats(const char *path, float **out, size_t *n, dab_err 
 dab_status az_python_net(az_trainer *tr, const dab_geom *g, const az_opts *o,
                          const char *const *extra, const char *wpath, dab_az_net **net, char *line,
                          size_t cap, dab_err *err) {
-  char a[6][24], vf[24];
+  char a[6][24];
   snprintf(a[0], 24, "%d", g->rows);
   snprintf(a[1], 24, "%d", g->cols);
   snprintf(a[2], 24, "%ld", o->blocks);
   snprintf(a[3], 24, "%ld", o->filters);
   snprintf(a[4], 24, "%ld", o->vhidden);
-  snprintf(vf, sizeof vf, "%ld", o->vfilters);
+  snprintf(a[5], 24, "%ld", o->vfilters);
   const char *argv[64];
   int n = 0;
   for (; extra[n]; n++) argv[n] = extra[n];
   const char *fixed[] = {"--rows", a[0], "--cols", a[1], "--blocks", a[2], "--filters", a[3],
-                         "--vhidden", a[4], "--vfilters", vf, "--out", wpath, NULL};
+                         "--vhidden", a[4], "--vfilters", a[5], "--out", wpath, NULL};
   for (int i = 0; fixed[i]; i++) argv[n++] = fixed[i];
   argv[n] = NULL;
   dab_status st = az_trainer_call(tr, argv, line, cap, err);
