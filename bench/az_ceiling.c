@@ -45,7 +45,8 @@ static void eval(void *vc, const dab_geom *g, const pl_mstate *st, dab_rng *rng,
 
 int main(int argc, char **argv) {
   if (argc < 5) {
-    fprintf(stderr, "usage: az_ceiling ROWS COLS SIMS PER_STEP [margin|wdl] [uniform|exact] [chainloop 0|1]\n");
+    fprintf(stderr, "usage: az_ceiling ROWS COLS SIMS PER_STEP [margin|wdl|net] [uniform|exact|net] "
+                    "[chainloop 0|1] [MODEL]\n");
     return 2;
   }
   dab_err err;
