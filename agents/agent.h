@@ -302,6 +302,8 @@ void dab_grade_values(const dab_grade *gr, double *values);
     "  --sims=N (48) --c=X (2) --iter-games=N (50) --replay=N (5) --decay=D (0.98)\n"     \
     "  --lr=X (0.001) --batch=N (1024) --epochs=N (5) --l2=X (1e-4) --max-steps=N\n"     \
     "  --min-batches=N   smaller batches where an epoch makes < N steps (32; 0: off)\n" \
+    "  --adam=keep|reset Adam's moments run on across passes (keep), or start\n"      \
+    "                    fresh each pass (reset)\n"                                     \
     "  --eval-batch=N    self-play games in flight per thread, their positions\n"      \
     "                    evaluated together (8; the same games at any N)\n"          \
     "  --blocks=N (2; the paper: 6) --filters=N (16) --vhidden=N (32)\n"                  \
