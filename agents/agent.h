@@ -231,8 +231,9 @@ double dab_train_elapsed(const dab_train_ctx *t);
 ** Appends one CSV row to t->log (does nothing without a log).  columns is
 ** the header ("games,seconds,win_random,..."), written before the first
 ** row; every call of one run must pass the same columns and exactly as
-** many values.  A resumed run appends to an existing log without a second
-** header when the file is not empty.
+** many values; a NaN value (not measured) is written as an empty field.
+** A resumed run appends to an existing log without a second header when
+** the file is not empty.
 ** RETURN: DAB_OK; DAB_EINPUT when columns change or the counts differ;
 ** DAB_EIO when the write fails.
 */
@@ -314,7 +315,8 @@ void dab_grade_values(const dab_grade *gr, double *values);
     "  --value=margin|wdl  value target: final margin over the boxes (default) or\n"    \
     "                    the published win/draw/loss\n"                                 \
     "  --noise=E --temp-frac=F --prefix=policy|random\n"                               \
-    "  --eval-per-step=N graded positions per step at each snapshot (10)\n"             \
+    "  --eval-per-step=N graded positions per step at each snapshot (10; where no\n"   \
+    "                    oracle covers the board, 0: the log's oracle columns empty)\n" \
     "  --trainer=FILE    python/dab/az_train.py (found beside the program by default)\n") \
   X(econ, "artificial economy of rule-graph agents (seed paper 000): auctions, curriculum", \
     "  --games N (500000) training games; --full-games=N then, unrestricted (0)\n"      \

@@ -17,6 +17,8 @@ typedef struct az_opts {
   long min_batches;   /* the trainer shrinks the batch to make >= this many steps an epoch (0: never) */
   long eval_batch;    /* self-play games in flight per thread, evaluated together (not a
                          training setting: a checkpoint does not store it) */
+  bool eval_given;    /* --eval-per-step was given: a board without an oracle is then an
+                         error, not an ungraded run (not stored either) */
   char trainer[4096];
 } az_opts;
 

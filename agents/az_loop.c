@@ -200,11 +200,17 @@ static dab_status resume(az_run *R, const char *path, double *seconds, dab_err *
   "games,seconds,iter,step,mqr,nvr,policy_loss,value_loss,optimal,opt_policy,kept,kept_policy,rmse," \
   "train_steps_per_s,cpu_seconds"
 
+/* One log row.  Without an oracle (a board none covers) the oracle's
+** columns are NaN, which the log writes as empty fields. */
 static dab_status snapshot(dab_train_ctx *t, az_run *R, const dab_oracle *oracle,
                            const az_testpos *tp, int ntp, dab_err *err) {
   dab_az_model m = {R->net, play_opts(&R->o), ""};
   az_measure_out mo;
-  az_measure(R->g, oracle, &m, R->o.sims, tp, ntp, &mo);
+  if (oracle) {
+    az_measure(R->g, oracle, &m, R->o.sims, tp, ntp, &mo);
+  } else {
+    mo.all_opt_mcts = mo.all_opt_policy = mo.all_kept_mcts = mo.all_kept_policy = mo.rmse = NAN;
+  }
   double v[15] = {(double)R->games, dab_train_elapsed(t), (double)R->iter, (double)R->step_k, R->mqr,
                   R->nvr, R->lp, R->lv, mo.all_opt_mcts, mo.all_opt_policy, mo.all_kept_mcts,
                   mo.all_kept_policy, mo.rmse, R->sps, run_cpu(R)};
@@ -309,9 +315,19 @@ dab_status dab_agent_train_az(dab_train_ctx *t, dab_err *err) {
   if (st) return st;
   if (!dab_geom_fast(t->g)) return dab_fail(err, DAB_EBOARD, "az: boards of at most 64 lines");
   if ((st = az_find_trainer(R.o.trainer, sizeof R.o.trainer, err))) return st;
+  /* Snapshots grade against the oracle.  On a board none covers (5x5) a
+  ** run trains ungraded unless --eval-per-step asked for grading. */
   const dab_oracle *oracle = NULL;
-  if (R.o.eval_per_step > 0 && (st = dab_player_env_oracle(t->env, t->g->rows, t->g->cols, &oracle, err)))
-    return st;
+  if (R.o.eval_per_step > 0 && (st = dab_player_env_oracle(t->env, t->g->rows, t->g->cols, &oracle, err))) {
+    if (st != DAB_EBOARD) return st;
+    if (R.o.eval_given) {
+      char why[sizeof err->msg];
+      snprintf(why, sizeof why, "%s", err->msg);
+      return dab_fail(err, st, "az: %s; --eval-per-step=0 trains without grading", why);
+    }
+    st = DAB_OK;
+    R.o.eval_per_step = 0;
+  }
   if (!(R.sym = dab_sym_new(t->g, err))) return DAB_ENOMEM;
   snprintf(R.dir, sizeof R.dir, "%s/dab-az-XXXXXX", "/tmp");
   if (!mkdtemp(R.dir)) {
@@ -344,7 +360,7 @@ dab_status dab_agent_train_az(dab_train_ctx *t, dab_err *err) {
   long every = t->snapshot_every > 0 ? t->snapshot_every : 2;
   char what[32];
   snprintf(what, sizeof what, "az %dx%d", t->g->rows, t->g->cols);
-  if (!st && !t->resume && oracle) st = snapshot(t, &R, oracle, tp, ntp, err);
+  if (!st && !t->resume) st = snapshot(t, &R, oracle, tp, ntp, err);
   while (!st) {
     if (R.o.hours > 0 && run_cpu(&R) >= R.o.hours * 3600) break;
     if (t->generations > 0 && R.iter >= t->generations) break;
@@ -356,14 +372,14 @@ dab_status dab_agent_train_az(dab_train_ctx *t, dab_err *err) {
     if (!(R.o.hours > 0) && t->generations <= 0 && t->games <= 0 && R.iter >= 10) break;
     st = iterate(t, &R, err);
     dab_train_progress(t, what, (uint64_t)R.iter, (uint64_t)(t->generations > 0 ? t->generations : 0));
-    if (!st && oracle && R.iter % every == 0) st = snapshot(t, &R, oracle, tp, ntp, err);
+    if (!st && R.iter % every == 0) st = snapshot(t, &R, oracle, tp, ntp, err);
   }
   if (st == DAB_ECANCELED) {
     dab_status s2 = save(&R, t->checkpoint, true, dab_train_elapsed(t), err);
     st = s2 ? s2 : dab_fail(err, DAB_ECANCELED, "stopped after %ld iterations (%ld games); checkpoint %s",
                             R.iter, R.games, t->checkpoint);
   } else if (!st) {
-    if (oracle && R.iter % every != 0) st = snapshot(t, &R, oracle, tp, ntp, err);
+    if (R.iter % every != 0) st = snapshot(t, &R, oracle, tp, ntp, err);
     if (!st) st = save(&R, t->out, false, dab_train_elapsed(t), err);
   }
   az_trainer_stop(&R.tr);

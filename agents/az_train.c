@@ -101,6 +101,7 @@ dab_status az_opts_parse(dab_train_ctx *t, az_opts *o, dab_err *err) {
   o->margin = value == 1;
   o->prefix_random = prefix == 1;
   o->adam_reset = adam == 1;
+  o->eval_given = kstr(k, "eval-per-step") != NULL;
   const char *tr = kstr(k, "trainer");
   if (tr) snprintf(o->trainer, sizeof o->trainer, "%s", tr);
   return DAB_OK;

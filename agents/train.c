@@ -124,7 +124,8 @@ dab_status dab_train_log(dab_train_ctx *t, const char *columns, const double *va
   for (int i = 0; i < n; i++) {
     double v = values[i];
     int r;
-    if (v == floor(v) && fabs(v) < 1e15) r = fprintf(t->log, "%s%.0f", i ? "," : "", v);
+    if (isnan(v)) r = fprintf(t->log, "%s", i ? "," : "");  /* not measured: an empty field */
+    else if (v == floor(v) && fabs(v) < 1e15) r = fprintf(t->log, "%s%.0f", i ? "," : "", v);
     else r = fprintf(t->log, "%s%.6g", i ? "," : "", v);
     if (r < 0) return dab_fail(err, DAB_EIO, "log: write failed: %s", strerror(errno));
   }
