@@ -10,6 +10,9 @@
 #   CACHE=FILE  grading cache (default $OUT/az5_grades_5x5.txt): graded
 #               positions are kept there, so a rerun grades nothing again
 #   PER=N       positions per step for the players (default 200)
+#   PLAYERS="SPEC ..."  more players for the two players tables, e.g. trained
+#               models: PLAYERS="az:bz.model,sims=800 az:az.model,sims=800"
+#               (a training checkpoint plays too)
 #   FULL=1      also the sampler study at steps 24-30 with level1, safe and
 #               mcts-bz self-play (the mcts-bz self-play and its grading
 #               take several CPU-minutes on a cold cache)
@@ -42,6 +45,7 @@ echo "## Random column: chain and random self-play, steps 22-30, 200 games each"
 az0=$OUT/az0_5x5.model
 players=(--player random --player chain --player mcts-bz:sims=1000 --player mcts-bz:sims=10000
          --player mcts-os --player mcts-os:sims=10000 --player "az:$az0,sims=800")
+for spec in ${PLAYERS:-}; do players+=(--player "$spec"); done
 echo "## players on chain self-play positions (the chosen sampler), $PER per step"
 "$prog" "${common[@]}" --per "$PER" --steps 22-30 --sampler chain --sampler random --eval 0 \
   --metric opt --az0 "$az0" "${players[@]}"
