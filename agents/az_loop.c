@@ -320,11 +320,7 @@ dab_status dab_agent_train_az(dab_train_ctx *t, dab_err *err) {
   const dab_oracle *oracle = NULL;
   if (R.o.eval_per_step > 0 && (st = dab_player_env_oracle(t->env, t->g->rows, t->g->cols, &oracle, err))) {
     if (st != DAB_EBOARD) return st;
-    if (R.o.eval_given) {
-      char why[sizeof err->msg];
-      snprintf(why, sizeof why, "%s", err->msg);
-      return dab_fail(err, st, "az: %s; --eval-per-step=0 trains without grading", why);
-    }
+    if (R.o.eval_given) return dab_fail(err, st, "az: %s; --eval-per-step=0 trains without grading", err->msg);
     st = DAB_OK;
     R.o.eval_per_step = 0;
   }

@@ -31,7 +31,8 @@ typedef struct dab_err {
 /* Formats a message into err (if non-NULL) and returns code, so that a
 ** failure path reads as `return dab_fail(err, DAB_EINPUT, "...", ...);`.
 ** The message is always one line: control characters (a newline in an
-** echoed input, say) become '?'. */
+** echoed input, say) become '?'.  An argument may be err->msg itself, to
+** add context to an earlier message. */
 DAB_API dab_status dab_fail(dab_err *err, dab_status code, const char *fmt, ...)
             __attribute__((format(printf, 3, 4)));
 

@@ -508,14 +508,7 @@ dab_status dabtb_value_batch(const dabtb *tb, const uint64_t *pos, size_t n, int
   for (size_t i = 0; i < n; i++) {
     int v;
     dab_status st = dabtb_value(tb, pos[i], &v, err);
-    if (st) {
-      if (err) {
-        char msg[DAB_ERR_LEN];
-        snprintf(msg, sizeof msg, "%s", err->msg);
-        dab_fail(err, st, "position %zu: %s", i, msg);
-      }
-      return st;
-    }
+    if (st) return dab_fail(err, st, "position %zu: %s", i, err ? err->msg : "");
     values[i] = (int8_t)v;
   }
   return DAB_OK;
