@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include "agents/agent.h"
 #include "agents/az.h"
 
@@ -129,6 +130,34 @@ dab_status dab_az_model_load(const char *path, const dab_geom *g, dab_az_model *
 dab_status dab_az_model_load_ckpt(const char *path, const dab_geom *g, dab_az_model **out,
                                   unsigned char **extra, size_t *extra_n, dab_err *err) {
   return load_full(path, g, out, extra, extra_n, err);
+}
+
+/* The run params a finished model carries (az_loop.c's save); a
+** checkpoint adds its own after them. */
+static const char *const run_keys[] = {"method", "iter",        "games", "step",    "step_iters",
+                                        "seconds", "cpu_seconds", "seed",  "augment"};
+
+dab_status dab_az_ckpt_export(const char *ckpt, const char *out, dab_err *err) {
+  struct stat a, b;
+  if (stat(ckpt, &a) == 0 && stat(out, &b) == 0 && a.st_dev == b.st_dev && a.st_ino == b.st_ino)
+    return dab_fail(err, DAB_EINPUT, "%s: exporting a checkpoint over itself would lose its training state",
+                    out);
+  dab_az_model *m;
+  dab_status st = load_full(ckpt, NULL, &m, NULL, NULL, err);
+  if (st) return st;
+  char v[64], extra[1024] = "";
+  if (!dab_params_get(m->params, "checkpoint", v, sizeof v)) {
+    dab_az_model_free(m);
+    return dab_fail(err, DAB_EINPUT, "%s: not a checkpoint (a finished model already plays as az:%s)", ckpt,
+                    ckpt);
+  }
+  size_t k = 0;
+  for (size_t i = 0; i < sizeof run_keys / sizeof *run_keys; i++)
+    if (dab_params_get(m->params, run_keys[i], v, sizeof v))
+      k += (size_t)snprintf(extra + k, sizeof extra - k, "%s%s=%s", k ? "," : "", run_keys[i], v);
+  st = dab_az_model_save(out, m->net, &m->search, extra, NULL, 0, err);
+  dab_az_model_free(m);
+  return st;
 }
 
 void dab_az_model_free(dab_az_model *m) {

@@ -238,6 +238,22 @@ dab_status dab_az_model_save(const char *path, const dab_az_net *net, const dab_
 int dab_az_model_move(dab_az_model *m, const dab_geom *g, dab_az_search *s, dab_az_evaluator *ev,
                       const dab_game *game, dab_rng *rng);
 
+/*
+** Writes the model a stopped run's checkpoint holds to out: the same net,
+** search settings and run params (iteration, games, step, seconds...), without
+** the training state (replay buffer, options, Adam's moments), so a file that
+** `az:FILE` plays is kilobytes, not megabytes.
+** PARAMETERS: ckpt, an az checkpoint (params checkpoint=N); out, the model
+** file to write (durably, as dab_model_write does).
+** RETURN: DAB_OK; dab_az_model_load's errors for ckpt; DAB_EINPUT when ckpt
+** is a finished model and not a checkpoint, or when out is ckpt itself
+** (that would lose the training state); dab_model_write's errors (nothing
+** is left at out then).
+** NOTES: reentrant; the exported model plays move for move as the
+** checkpoint does.
+*/
+dab_status dab_az_ckpt_export(const char *ckpt, const char *out, dab_err *err);
+
 /* A checkpoint's model and the state after its weights (*extra malloc'd). */
 dab_status dab_az_model_load_ckpt(const char *path, const dab_geom *g, dab_az_model **out,
                                   unsigned char **extra, size_t *extra_n, dab_err *err);

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "agents/agent.h"
+#include "agents/az.h"
 #include "cli/cliutil.h"
 #include "cli/commands.h"
 
@@ -16,7 +17,8 @@ static const char usage[] =
     "usage: dab train KIND --out FILE [--board RxC] [--games N | --generations N]\n"
     "                 [--seed S] [--threads N] [--log FILE.csv] [--snapshot N]\n"
     "                 [--grade-games N] [--resume FILE] [--checkpoint FILE]\n"
-    "                 [--stop-at N] [--tb DIR] [--oracle-lines N] [--KEY[=]VALUE ...]\n\n"
+    "                 [--stop-at N] [--tb DIR] [--oracle-lines N] [--KEY[=]VALUE ...]\n"
+    "       dab train az --export CKPT --out FILE\n\n"
     "Trains an agent of KIND and writes its model file to --out (a player:\n"
     "KIND:FILE in dab arena and dab play).  Every snapshot (--snapshot N games or\n"
     "generations; default: the kind's) is graded against the oracle and appended\n"
@@ -30,6 +32,8 @@ static const char usage[] =
     "                     OUT.ckpt); --resume FILE continues from it, and with one\n"
     "                     thread ends with the same model as an uninterrupted run\n"
     "  --stop-at N        the same after N games (generations), then exit 0\n"
+    "  --export CKPT      az: write the model a stopped run's checkpoint holds to\n"
+    "                     --out, without its training state (kilobytes, for az:FILE)\n"
     "  --KEY=VALUE        options of the kind (below; --KEY VALUE too)\n\n"
     "kinds:\n";
 
@@ -86,7 +90,8 @@ int dab_cmd_train(int argc, char **argv) {
     fprintf(stderr, "dab train: unknown kind '%s' (kinds: %s)\n", argv[1], names);
     return CLI_USAGE;
   }
-  const char *board = "3x3", *out = NULL, *log = NULL, *resume = NULL, *ckpt = NULL, *tb = NULL;
+  const char *board = "3x3", *out = NULL, *log = NULL, *resume = NULL, *ckpt = NULL, *tb = NULL,
+             *export_from = NULL;
   long games = 0, gens = 0, threads = 1, snap = 0, grade_games = 0, stop_at = 0, oracle_lines = 0;
   uint64_t seed = 1;
   dab_kopts kopts;
@@ -95,10 +100,10 @@ int dab_cmd_train(int argc, char **argv) {
     const char *name;
     int text;  /* 1: text, 0: count */
   } known[] = {{"--board", 1}, {"--out", 1},       {"--log", 1},        {"--resume", 1},
-               {"--checkpoint", 1}, {"--tb", 1},   {"--seed", 1},       {"--games", 0},
+               {"--checkpoint", 1}, {"--tb", 1},   {"--export", 1},     {"--seed", 1},  {"--games", 0},
                {"--generations", 0}, {"--threads", 0}, {"--snapshot", 0}, {"--grade-games", 0},
                {"--stop-at", 0}, {"--oracle-lines", 0}};
-  const char **text_target[] = {&board, &out, &log, &resume, &ckpt, &tb};
+  const char **text_target[] = {&board, &out, &log, &resume, &ckpt, &tb, &export_from};
   long *count_target[] = {&games, &gens, &threads, &snap, &grade_games, &stop_at, &oracle_lines};
   for (int i = 2; i < argc; i++) {
     bool done = false;
@@ -125,7 +130,7 @@ int dab_cmd_train(int argc, char **argv) {
       } else {
         long x = cli_parse_count(cmd, known[k].name, v, 2000000000L);
         if (x < 0) return CLI_USAGE;
-        *count_target[k - 7] = x;
+        *count_target[k - 8] = x;
       }
     }
     if (done) continue;
@@ -150,6 +155,21 @@ int dab_cmd_train(int argc, char **argv) {
   if (!out) {
     fprintf(stderr, "dab train: --out FILE is required\n");
     return CLI_USAGE;
+  }
+  if (export_from) {
+    if (strcmp(kind->name, "az") != 0) {
+      fprintf(stderr, "dab train: --export takes an az checkpoint, not %s\n", kind->name);
+      return CLI_USAGE;
+    }
+    if (!writable(out)) {
+      fprintf(stderr, "dab train: cannot write %s: %s\n", out, strerror(errno));
+      return CLI_USAGE;
+    }
+    dab_err err;
+    dab_status st = dab_az_ckpt_export(export_from, out, &err);
+    if (st) return cli_error(cmd, st, err.msg);
+    printf("az: wrote %s from %s\n", out, export_from);
+    return CLI_OK;
   }
   if (threads > 256) {
     fprintf(stderr, "dab train: --threads must be at most 256\n");

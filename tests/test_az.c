@@ -9,6 +9,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include "agents/agent.h"
 #include "agents/az.h"
@@ -258,6 +259,39 @@ static void test_resume(dab_player_env *env) {
     TH_CHECK(!dab_az_model_load(ck, &g, &m, &err) && m && m->net->nweights > 0, "a checkpoint as a model: %s",
              err.msg);
     dab_az_model_free(m);
+    /* --export: the same net and search in a model file a fraction of the
+    ** checkpoint's size, with the run's params and without checkpoint=. */
+    char ex[180], ex2[180], v[64];
+    snprintf(ex, sizeof ex, "%s/half.export", tmpdir);
+    snprintf(ex2, sizeof ex2, "%s/half.export2", tmpdir);
+    TH_CHECK(!dab_az_ckpt_export(ck, ex, &err), "export: %s", err.msg);
+    dab_az_model *c = NULL, *e = NULL;
+    if (!dab_az_model_load(ck, &g, &c, &err) && !dab_az_model_load(ex, &g, &e, &err)) {
+      TH_CHECK(c->net->nweights == e->net->nweights &&
+                   !memcmp(c->net->weights, e->net->weights, c->net->nweights * sizeof(float)),
+               "exported weights differ");
+      TH_CHECK(!memcmp(&c->search, &e->search, sizeof c->search), "exported search settings differ");
+      TH_CHECK(!dab_params_get(e->params, "checkpoint", v, sizeof v) &&
+                   !dab_params_get(e->params, "nbuf", v, sizeof v),
+               "export kept checkpoint params: %s", e->params);
+      TH_CHECK(dab_params_get(e->params, "iter", v, sizeof v) && !strcmp(v, "2") &&
+                   dab_params_get(e->params, "method", v, sizeof v) && !strcmp(v, "backward"),
+               "export lost the run's params: %s", e->params);
+    } else {
+      TH_CHECK(0, "export: %s", err.msg);
+    }
+    dab_az_model_free(c);
+    dab_az_model_free(e);
+    struct stat sc, se;
+    TH_CHECK(!stat(ck, &sc) && !stat(ex, &se) && se.st_size * 4 < sc.st_size, "export %ld of checkpoint %ld bytes",
+             (long)se.st_size, (long)sc.st_size);
+    /* A finished model is not a checkpoint; a checkpoint is not its own
+    ** export target; neither writes a file. */
+    TH_CHECK(dab_az_ckpt_export(ex, ex2, &err) == DAB_EINPUT && access(ex2, F_OK) != 0,
+             "exported a finished model: %s", err.msg);
+    TH_CHECK(dab_az_ckpt_export(ck, ck, &err) == DAB_EINPUT && dab_az_model_load_ckpt(ck, &g, &c, NULL, NULL, &err) == DAB_OK,
+             "exported over the checkpoint: %s", err.msg);
+    dab_az_model_free(c);
   }
   float *b = train_small(env, "resumed", "half", 0, false, &nb);
   float *c = train_small(env, "reset", NULL, 0, true, &nc);
