@@ -16,8 +16,9 @@
 #   PAR=N       runs at a time (default 2: one core each)
 #   GRADE=0     train only;  ONLY_GRADE=1  grade and summarise only
 #   PER=100 SIMS=48   az_steps positions per step and search simulations
+# The summary ends with each variant's paired difference from the first.
 set -u
-[ $# -ge 5 ] || { sed -n 2,19p "$0" >&2; exit 2; }
+[ $# -ge 5 ] || { sed -n 2,20p "$0" >&2; exit 2; }
 dir=$1 hours=$2 board=$3 seeds=$4
 shift 4
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -109,5 +110,29 @@ for spec in "$@"; do
       for (i = 1; i <= n; i++) v += (m[i] - mm) ^ 2
       h = n > 1 ? t[n - 1 > 10 ? 10 : n - 1] * sqrt(v / (n - 1) / n) : 0
       printf "%s  %d  %.3f [%.3f, %.3f]  %.3f  %.3f %s  %s\n", name, n, mm, mm - h, mm + h, sp / n, so / n, per, cpu
+    }'
+done
+
+# Paired differences against the first variant: each seed starts every
+# variant from the same initial net, so a seed's difference removes its
+# own luck; the interval is over seeds graded in both.
+first=${1%%=*}
+shift
+[ $# -gt 0 ] && echo "variant - $first, paired by seed: search(random) mean difference [95% t]  per seed"
+for spec in "$@"; do
+  name=${spec%%=*}
+  for s in $seeds; do
+    a="$dir/$first-s$s/grade-$PER-$SIMS.txt" b="$dir/$name-s$s/grade-$PER-$SIMS.txt"
+    [ -s "$a" ] && [ -s "$b" ] || continue
+    echo "$s $(awk '/^all/ {print $4; exit}' "$a") $(awk '/^all/ {print $4; exit}' "$b")"
+  done | awk -v name="$name" -v first="$first" '
+    { n++; d[n] = $3 - $2; per = per sprintf(" s%s=%+.3f", $1, d[n]); sd += d[n] }
+    END {
+      if (!n) exit
+      split("12.706 4.303 3.182 2.776 2.571 2.447 2.365 2.306 2.262 2.228", t, " ")
+      m = sd / n
+      for (i = 1; i <= n; i++) v += (d[i] - m) ^ 2
+      h = n > 1 ? t[n - 1 > 10 ? 10 : n - 1] * sqrt(v / (n - 1) / n) : 0
+      printf "%s - %s  %d  %+.3f [%+.3f, %+.3f] %s\n", name, first, n, m, m - h, m + h, per
     }'
 done

@@ -4,7 +4,7 @@
 # move rate they were shipped with (0.872 forward, 0.885 backward over 100
 # games, seed 7; random plays 0.627 there); the 5x5 ones (no oracle) play
 # a legal move in positions from the empty board to the endgame, and each
-# file names the board and the run it came from.
+# file's params name the method of the run it came from.
 set -uo pipefail
 source "$(dirname "$0")/clitest.sh"
 mkdir -p "$T/tb"; export DAB_TB_PATH="$T/tb"
