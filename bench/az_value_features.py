@@ -5,7 +5,7 @@ score so far, over 9) of random-play positions (2,000 games, seed 77) and
 reports the value MSE on held-out positions (300 games, seed 2026).  A
 diagnostic, like az_supervised: self-play never sees the oracle.
 
-Usage: /usr/bin/python3 bench/az_value_features.py VARIANT [GAMES] [EPOCHS]
+Usage: /usr/bin/python3 bench/az_value_features.py VARIANT [GAMES] [EPOCHS] [SEED]
   VARIANT  base: dab's planes (lines, completed boxes, score);
            deg:  + boxes of degree 2 and 3, safe lines (drawing them gives
                  no box away);
@@ -24,7 +24,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..'
 import numpy as np  # noqa: E402
 import torch  # noqa: E402
 import torch.nn as nn  # noqa: E402
-import torch.nn.functional as F  # noqa: E402
+from dab import az_train  # noqa: E402
 from dab.oracle import Oracle  # noqa: E402
 
 R = C = 3
@@ -117,23 +117,17 @@ def planes(lines, sr, variant):
     return x
 
 
-class Net(nn.Module):
-    def __init__(self, cin, blocks=2, filters=16, vhidden=32):
+class ValueNet(nn.Module):
+    """dab's az net (python/dab/az_train.py) with a stem for cin planes
+    and 4 value channels; only its value output trains."""
+
+    def __init__(self, cin):
         super().__init__()
-        self.stem = nn.Conv2d(cin, filters, 3, padding=1)
-        self.blocks = nn.ModuleList([nn.ModuleList([nn.Conv2d(filters, filters, 3, padding=1),
-                                                    nn.Conv2d(filters, filters, 3, padding=1)])
-                                     for _ in range(blocks)])
-        self.vconv = nn.Conv2d(filters, 4, 1)
-        self.vfc1 = nn.Linear(4 * H * W, vhidden)
-        self.vfc2 = nn.Linear(vhidden, 1)
+        self.net = az_train.Net(R, C, 2, 16, 32, vfilters=4)
+        self.net.stem = nn.Conv2d(cin, 16, 3, padding=1)
 
     def forward(self, x):
-        a = F.relu(self.stem(x))
-        for c1, c2 in self.blocks:
-            a = F.relu(a + c2(F.relu(c1(a))))
-        v = F.relu(self.vconv(a)).flatten(1)
-        return torch.tanh(self.vfc2(F.relu(self.vfc1(v)))).squeeze(1)
+        return self.net(x)[1]
 
 
 class MLP(nn.Module):
@@ -158,13 +152,14 @@ def main():
     ntrain = int(sys.argv[2]) if len(sys.argv) > 2 else 2000
     epochs = int(sys.argv[3]) if len(sys.argv) > 3 else 30
     torch.set_num_threads(1)
-    torch.manual_seed(1)
+    seed = int(sys.argv[4]) if len(sys.argv) > 4 else 1   # the net's initialisation and batches
+    torch.manual_seed(seed)
     o = Oracle('3x3')
     t0 = time.time()
     Xtr, Ztr = data(positions(ntrain, 77), o, variant)
     Xte, Zte = data(positions(300, 2026), o, variant)
-    net = Net(Xtr.shape[1]) if arch == 'conv' else MLP(Xtr[0].numel())
-    variant = arch + '-' + variant
+    net = ValueNet(Xtr.shape[1]) if arch == 'conv' else MLP(Xtr[0].numel())
+    variant = f"{arch}-{variant} seed {seed}"
     opt = torch.optim.Adam(net.parameters(), lr=0.001, weight_decay=1e-4)
     n = Xtr.shape[0]
     for e in range(1, epochs + 1):
