@@ -132,11 +132,6 @@ dab_status dab_az_model_load_ckpt(const char *path, const dab_geom *g, dab_az_mo
   return load_full(path, g, out, extra, extra_n, err);
 }
 
-/* The run params a finished model carries (az_loop.c's save); a
-** checkpoint adds its own after them. */
-static const char *const run_keys[] = {"method", "iter",        "games", "step",    "step_iters",
-                                        "seconds", "cpu_seconds", "seed",  "augment"};
-
 dab_status dab_az_ckpt_export(const char *ckpt, const char *out, dab_err *err) {
   struct stat a, b;
   if (stat(ckpt, &a) == 0 && stat(out, &b) == 0 && a.st_dev == b.st_dev && a.st_ino == b.st_ino)
@@ -145,17 +140,22 @@ dab_status dab_az_ckpt_export(const char *ckpt, const char *out, dab_err *err) {
   dab_az_model *m;
   dab_status st = load_full(ckpt, NULL, &m, NULL, NULL, err);
   if (st) return st;
-  char v[64], extra[1024] = "";
-  if (!dab_params_get(m->params, "checkpoint", v, sizeof v)) {
+  /* A checkpoint's params are its model's with its own appended
+  ** (az_loop.c's save): cut them off, keep the weights alone. */
+  char *own = strstr(m->params, ",checkpoint=");
+  if (!own) {
     dab_az_model_free(m);
     return dab_fail(err, DAB_EINPUT, "%s: not a checkpoint (a finished model already plays as az:%s)", ckpt,
                     ckpt);
   }
-  size_t k = 0;
-  for (size_t i = 0; i < sizeof run_keys / sizeof *run_keys; i++)
-    if (dab_params_get(m->params, run_keys[i], v, sizeof v))
-      k += (size_t)snprintf(extra + k, sizeof extra - k, "%s%s=%s", k ? "," : "", run_keys[i], v);
-  st = dab_az_model_save(out, m->net, &m->search, extra, NULL, 0, err);
+  *own = 0;
+  dab_model_header h;
+  memset(&h, 0, sizeof h);
+  h.rows = m->net->rows;
+  h.cols = m->net->cols;
+  snprintf(h.kind, sizeof h.kind, "az");
+  snprintf(h.params, sizeof h.params, "%s", m->params);
+  st = dab_model_write(out, &h, m->net->weights, m->net->nweights * sizeof(float), err);
   dab_az_model_free(m);
   return st;
 }

@@ -81,6 +81,7 @@ static dab_status save(const az_run *R, const char *path, bool ckpt, double seco
                    R->step_iters, seconds, run_cpu(R), R->seed, R->o.augment);
   dab_az_search_opts so = play_opts(&R->o);
   if (!ckpt) return dab_az_model_save(path, R->net, &so, extra, NULL, 0, err);
+  /* A checkpoint's own params come last: dab_az_ckpt_export cuts there. */
   snprintf(extra + k, sizeof extra - (size_t)k, ",checkpoint=2,nbuf=%zu", R->nbuf);
   char opts[4096];
   int on = az_opts_write(&R->o, opts, sizeof opts);
