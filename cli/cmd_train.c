@@ -33,7 +33,8 @@ static const char usage[] =
     "                     thread ends with the same model as an uninterrupted run\n"
     "  --stop-at N        the same after N games (generations), then exit 0\n"
     "  --export CKPT      az: write the model a stopped run's checkpoint holds to\n"
-    "                     --out, without its training state (kilobytes, for az:FILE)\n"
+    "                     --out, without its training state (kilobytes, for az:FILE);\n"
+    "                     it takes no other option: the checkpoint holds them\n"
     "  --KEY=VALUE        options of the kind (below; --KEY VALUE too)\n\n"
     "kinds:\n";
 
@@ -94,6 +95,7 @@ int dab_cmd_train(int argc, char **argv) {
              *export_from = NULL;
   long games = 0, gens = 0, threads = 1, snap = 0, grade_games = 0, stop_at = 0, oracle_lines = 0;
   uint64_t seed = 1;
+  const char *first_other = NULL; /* the first option besides --out and --export */
   dab_kopts kopts;
   memset(&kopts, 0, sizeof kopts);
   static const struct {
@@ -112,6 +114,8 @@ int dab_cmd_train(int argc, char **argv) {
       const char *v = opt_value(argc, argv, &i, known[k].name, &matched);
       if (!matched) continue;
       done = true;
+      if (!first_other && strcmp(known[k].name, "--out") && strcmp(known[k].name, "--export"))
+        first_other = known[k].name;
       if (!v) {
         fprintf(stderr, "dab train: %s needs a value\n", known[k].name);
         return CLI_USAGE;
@@ -148,6 +152,7 @@ int dab_cmd_train(int argc, char **argv) {
     ** start with "--" is the value); the key points into argv, cut at '='. */
     char *eq = strchr(argv[i], '=');
     if (eq) *eq = 0;
+    if (!first_other) first_other = argv[i];
     kopts.key[kopts.n] = argv[i] + 2;
     if (!eq && i + 1 < argc && strncmp(argv[i + 1], "--", 2)) kopts.val[kopts.n++] = argv[++i];
     else kopts.val[kopts.n++] = eq ? eq + 1 : "";
@@ -159,6 +164,13 @@ int dab_cmd_train(int argc, char **argv) {
   if (export_from) {
     if (strcmp(kind->name, "az") != 0) {
       fprintf(stderr, "dab train: --export takes an az checkpoint, not %s\n", kind->name);
+      return CLI_USAGE;
+    }
+    /* the model's settings all come from the checkpoint: an option that
+    ** would be ignored is refused rather than silently dropped */
+    if (first_other) {
+      fprintf(stderr, "dab train: --export takes only --out (the checkpoint holds the rest), not %s\n",
+              first_other);
       return CLI_USAGE;
     }
     if (!writable(out)) {

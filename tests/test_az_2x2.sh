@@ -4,7 +4,8 @@
 # time on one machine: 0.995 twice), then `dab arena` against `perfect`
 # scores every move of the az player by the oracle (>= 0.99 optimal).
 # Needs python3-torch (skipped without it).  AZ_2X2_ITERS=N: N iterations
-# instead (30: 0.928, 45: 0.961, 60: 0.995).
+# instead (30: 0.928, 45: 0.961, 60: 0.995).  Last, a stopped run is
+# exported (`dab train az --export`) and must play as its checkpoint.
 set -uo pipefail
 source "$(dirname "$0")/clitest.sh"
 tmp=$T
@@ -28,5 +29,20 @@ opt=$(json_get "$out" "d['p1']['optimal_rate']" 2>/dev/null || echo 0)
 echo "test_az_2x2.sh: az optimal-move rate against perfect: $opt"
 check "az optimal-move rate $opt >= ${AZ_2X2_MIN:-0.99}" \
   $PY -c "import sys; sys.exit(not float('$opt') >= float('${AZ_2X2_MIN:-0.99}'))"
+
+# A stopped run's checkpoint, exported: the model file is a fraction of the
+# checkpoint's size and plays exactly as the checkpoint does (same net,
+# same search; the arena's games are seeded), about 3 CPU-s.
+run train az --board 2x2 --seed 1 --generations 5 --iter-games 20 --stop-at 20 --eval-per-step 0 \
+  --out "$tmp/stopped.model" --checkpoint "$tmp/stopped.ckpt"
+check "stopped run exit 0 with a checkpoint (got $rc: $err)" [ "$rc" -eq 0 -a -s "$tmp/stopped.ckpt" ]
+run train az --export "$tmp/stopped.ckpt" --out "$tmp/exported.model"
+check "export exit 0 (got $rc: $err)" [ "$rc" -eq 0 ]
+check "export under a quarter of the checkpoint" \
+  [ $(($(stat -c %s "$tmp/exported.model") * 4)) -lt "$(stat -c %s "$tmp/stopped.ckpt")" ]
+play_as() { "$DAB" arena --board 2x2 --p1 "az:$1" --p2 perfect --games 40 --json |
+  $PY -c 'import json,sys; p=json.load(sys.stdin)["p1"]; print(p["wins"], p["losses"], p["optimal_rate"], p["moves"])'; }
+a=$(play_as "$tmp/exported.model") b=$(play_as "$tmp/stopped.ckpt")
+check "exported model plays as its checkpoint ($a against $b)" [ -n "$a" -a "$a" = "$b" ]
 
 finish test_az_2x2.sh

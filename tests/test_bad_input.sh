@@ -138,6 +138,8 @@ row file - train az --export "$T/junk.model" --out "$T/m.model"
 row file - train az --export "$T/nonexistent" --out "$T/m.model"
 row option - train q --export "$T/junk.model" --out "$T/m.model"
 row option - train az --export "$T/junk.model"
+row option - train az --export "$T/junk.model" --out "$T/m.model" --board 2x2
+row option - train az --export "$T/junk.model" --out "$T/m.model" --sims=8
 
 row file - build 2x2 -o "$T/nonexistent/dir/x.dab"
 check "build names the user's path, not a temporary" grep -q "nonexistent/dir/x.dab: no such directory" "$T/.stderr"
