@@ -2,9 +2,12 @@
 # az_seed_curves.sh: the learning curves of a bench/az_seeds.sh matrix on
 # one chart: for each run DIR/VARIANT-sSEED, the share of the snapshot
 # positions where the search move is optimal against CPU-hours, one colour
-# per variant, one line per seed, with the 0.95 goal line.
-# Usage: bench/az_seed_curves.sh DIR OUT.png [BOARD]   (BOARD names the board
-# in the title, default 3x3)
+# per variant, one line per seed, with the 0.95 goal line; then prints the
+# chart's numbers: window means per run and variant, paired differences.
+# Usage: [WINDOW=H] [BASE=V] bench/az_seed_curves.sh DIR OUT.png [BOARD]
+#   BOARD names the board in the title (default 3x3); WINDOW: CPU-hours a
+#   window (0.5); BASE: the variant the others are compared with (default:
+#   the first by name)
 set -e
 [ $# = 2 ] || [ $# = 3 ] || { echo "usage: bench/az_seed_curves.sh DIR OUT.png [BOARD]" >&2; exit 2; }
 dir=$1 out=$2 board=${3:-3x3}
@@ -39,3 +42,65 @@ set label "goal 0.95" at graph 0.01, first 0.955 tc rgb "#2ca02c"
 set title "$board: $i runs, one line per seed"
 plot $plot
 GP
+
+# The numbers behind the chart: each run's mean snapshot score per window
+# of WINDOW CPU-hours (default 0.5; the untrained first row left out), each
+# variant's mean over its seeds, and each variant's difference from the
+# first, paired by seed (a seed starts every variant from the same net),
+# with a 95% t-interval over the seeds that ran in both.  The snapshot
+# positions are the run's own (20 random-play positions a step, drawn from
+# its seed), so a variant's runs of one seed are scored on the same ones.
+for log in "$dir"/*-s*/log.csv; do
+  [ -s "$log" ] || continue
+  run=$(basename "$(dirname "$log")")
+  awk -F, -v run="$run" -v w="${WINDOW:-0.5}" '
+    NR == 1 { for (i = 1; i <= NF; i++) { if ($i == "cpu_seconds") c = i; if ($i == "optimal") o = i } next }
+    NR > 2 { k = int($c / 3600 / w); n[k]++; s[k] += $o; if (k > kmax) kmax = k; last = $c }
+    END {
+      # a sliver past the last whole window (a run ends a little over
+      # its budget) joins that window rather than standing alone
+      if (kmax > 0 && last / 3600 - kmax * w < w / 10) { n[kmax - 1] += n[kmax]; s[kmax - 1] += s[kmax]; n[kmax] = 0 }
+      for (k = 0; k <= kmax; k++) if (n[k]) printf "%s %d %.6f\n", run, k, s[k] / n[k] }' "$log"
+done | awk -v w="${WINDOW:-0.5}" -v order="$variants" -v base="${BASE:-}" '
+  { run = $1; v = run; sub(/-s[0-9]+$/, "", v); seed = substr(run, length(v) + 3)
+    m[v, seed, $2] = $3; has[v, seed] = 1; if ($2 + 1 > nk) nk = $2 + 1
+    if (!(run in seenrun)) { seenrun[run] = 1; runs[++nr] = run } }
+  END {
+    split("12.706 4.303 3.182 2.776 2.571 2.447 2.365 2.306 2.262 2.228", t, " ")
+    nv = split(order, vs, " ")
+    for (j = 2; j <= nv; j++) if (vs[j] == base) { vs[j] = vs[1]; vs[1] = base }
+    printf "snapshot score (search move optimal), mean per %s CPU-hours:\n%-24s", w, "run"
+    for (k = 0; k < nk; k++) printf " %9s", sprintf("%g-%g", k * w, (k + 1) * w)
+    printf "\n"
+    for (i = 1; i <= nr; i++) {
+      r = runs[i]; v = r; sub(/-s[0-9]+$/, "", v); seed = substr(r, length(v) + 3)
+      printf "%-24s", r
+      for (k = 0; k < nk; k++) printf " %9s", ((v, seed, k) in m) ? sprintf("%.3f", m[v, seed, k]) : "-"
+      printf "\n"
+    }
+    for (j = 1; j <= nv; j++) {
+      printf "%-24s", vs[j] " (mean)"
+      for (k = 0; k < nk; k++) {
+        s = 0; n = 0
+        for (key in has) { split(key, p, SUBSEP); if (p[1] == vs[j] && ((p[1], p[2], k) in m)) { s += m[p[1], p[2], k]; n++ } }
+        printf " %9s", n ? sprintf("%.3f", s / n) : "-"
+      }
+      printf "\n"
+    }
+    for (j = 2; j <= nv; j++) {
+      printf "%s - %s, paired by seed [95%% t]:\n", vs[j], vs[1]
+      for (k = 0; k < nk; k++) {
+        n = 0; s = 0
+        for (key in has) {
+          split(key, p, SUBSEP)
+          if (p[1] != vs[j] || !((vs[1], p[2], k) in m) || !((vs[j], p[2], k) in m)) continue
+          d[++n] = m[vs[j], p[2], k] - m[vs[1], p[2], k]; s += d[n]
+        }
+        if (!n) continue
+        mean = s / n; v2 = 0
+        for (i = 1; i <= n; i++) v2 += (d[i] - mean) ^ 2
+        h = n > 1 ? t[n - 1 > 10 ? 10 : n - 1] * sqrt(v2 / (n - 1) / n) : 0
+        printf "  %g-%g CPU-h: %+.3f [%+.3f, %+.3f] over %d seeds\n", k * w, (k + 1) * w, mean, mean - h, mean + h, n
+      }
+    }
+  }'
