@@ -11,6 +11,8 @@
 set -e
 [ $# = 2 ] || [ $# = 3 ] || { echo "usage: bench/az_seed_curves.sh DIR OUT.png [BOARD]" >&2; exit 2; }
 dir=$1 out=$2 board=${3:-3x3}
+awk -v w="${WINDOW:-0.5}" 'BEGIN { exit !(w + 0 > 0 && w ~ /^[0-9.]+$/) }' ||
+  { echo "az_seed_curves: WINDOW must be a number of CPU-hours > 0, got '${WINDOW:-}'" >&2; exit 2; }
 colours="#1f77b4 #d62728 #2ca02c #9467bd #ff7f0e #8c564b"
 plot="" variants="" i=0
 for log in "$dir"/*-s*/log.csv; do
@@ -50,6 +52,7 @@ GP
 # with a 95% t-interval over the seeds that ran in both.  The snapshot
 # positions are the run's own (20 random-play positions a step, drawn from
 # its seed), so a variant's runs of one seed are scored on the same ones.
+. "$(dirname "$0")/t95.sh"
 for log in "$dir"/*-s*/log.csv; do
   [ -s "$log" ] || continue
   run=$(basename "$(dirname "$log")")
@@ -61,45 +64,42 @@ for log in "$dir"/*-s*/log.csv; do
       # its budget) joins that window rather than standing alone
       if (kmax > 0 && last / 3600 - kmax * w < w / 10) { n[kmax - 1] += n[kmax]; s[kmax - 1] += s[kmax]; n[kmax] = 0 }
       for (k = 0; k <= kmax; k++) if (n[k]) printf "%s %d %.6f\n", run, k, s[k] / n[k] }' "$log"
-done | awk -v w="${WINDOW:-0.5}" -v order="$variants" -v base="${BASE:-}" '
-  { run = $1; v = run; sub(/-s[0-9]+$/, "", v); seed = substr(run, length(v) + 3)
-    m[v, seed, $2] = $3; has[v, seed] = 1; if ($2 + 1 > nk) nk = $2 + 1
-    if (!(run in seenrun)) { seenrun[run] = 1; runs[++nr] = run } }
+done | awk -v w="${WINDOW:-0.5}" -v order="$variants" -v base="${BASE:-}" "$T95_AWK"'
+  { v = $1; sub(/-s[0-9]+$/, "", v); seed = substr($1, length(v) + 3)
+    if (!((v, seed) in has)) { has[v, seed] = 1; seeds[v] = seeds[v] " " seed; runs[++nr] = $1; rv[nr] = v; rs[nr] = seed }
+    m[v, seed, $2] = $3; if ($2 + 1 > nk) nk = $2 + 1 }
   END {
-    split("12.706 4.303 3.182 2.776 2.571 2.447 2.365 2.306 2.262 2.228", t, " ")
     nv = split(order, vs, " ")
     for (j = 2; j <= nv; j++) if (vs[j] == base) { vs[j] = vs[1]; vs[1] = base }
     printf "snapshot score (search move optimal), mean per %s CPU-hours:\n%-24s", w, "run"
     for (k = 0; k < nk; k++) printf " %9s", sprintf("%g-%g", k * w, (k + 1) * w)
     printf "\n"
     for (i = 1; i <= nr; i++) {
-      r = runs[i]; v = r; sub(/-s[0-9]+$/, "", v); seed = substr(r, length(v) + 3)
-      printf "%-24s", r
-      for (k = 0; k < nk; k++) printf " %9s", ((v, seed, k) in m) ? sprintf("%.3f", m[v, seed, k]) : "-"
+      printf "%-24s", runs[i]
+      for (k = 0; k < nk; k++) printf " %9s", ((rv[i], rs[i], k) in m) ? sprintf("%.3f", m[rv[i], rs[i], k]) : "-"
       printf "\n"
     }
     for (j = 1; j <= nv; j++) {
       printf "%-24s", vs[j] " (mean)"
+      ns = split(seeds[vs[j]], ss, " ")
       for (k = 0; k < nk; k++) {
         s = 0; n = 0
-        for (key in has) { split(key, p, SUBSEP); if (p[1] == vs[j] && ((p[1], p[2], k) in m)) { s += m[p[1], p[2], k]; n++ } }
+        for (i = 1; i <= ns; i++) if ((vs[j], ss[i], k) in m) { s += m[vs[j], ss[i], k]; n++ }
         printf " %9s", n ? sprintf("%.3f", s / n) : "-"
       }
       printf "\n"
     }
     for (j = 2; j <= nv; j++) {
       printf "%s - %s, paired by seed [95%% t]:\n", vs[j], vs[1]
+      ns = split(seeds[vs[j]], ss, " ")
       for (k = 0; k < nk; k++) {
         n = 0; s = 0
-        for (key in has) {
-          split(key, p, SUBSEP)
-          if (p[1] != vs[j] || !((vs[1], p[2], k) in m) || !((vs[j], p[2], k) in m)) continue
-          d[++n] = m[vs[j], p[2], k] - m[vs[1], p[2], k]; s += d[n]
-        }
+        for (i = 1; i <= ns; i++)
+          if ((vs[1], ss[i], k) in m && (vs[j], ss[i], k) in m) { d[++n] = m[vs[j], ss[i], k] - m[vs[1], ss[i], k]; s += d[n] }
         if (!n) continue
-        mean = s / n; v2 = 0
-        for (i = 1; i <= n; i++) v2 += (d[i] - mean) ^ 2
-        h = n > 1 ? t[n - 1 > 10 ? 10 : n - 1] * sqrt(v2 / (n - 1) / n) : 0
+        mean = s / n; ssd = 0
+        for (i = 1; i <= n; i++) ssd += (d[i] - mean) ^ 2
+        h = half95(ssd, n)
         printf "  %g-%g CPU-h: %+.3f [%+.3f, %+.3f] over %d seeds\n", k * w, (k + 1) * w, mean, mean - h, mean + h, n
       }
     }

@@ -90,8 +90,7 @@ for spec in "$@"; do
   done
 done
 
-# Student's t, 97.5% quantile, for 1..10 degrees of freedom (10 beyond).
-tq="12.706 4.303 3.182 2.776 2.571 2.447 2.365 2.306 2.262 2.228"
+. "$root/bench/t95.sh"
 
 # Summary: the "all" lines of az_steps (random play first, own games second);
 # fields: all N policy mcts kept_policy kept_mcts rmse VALUE
@@ -103,15 +102,14 @@ for spec in "$@"; do
     [ -s "$g" ] || continue
     cpu=$(tail -1 "$dir/$name-s$s/log.csv" | awk -F, '{print $NF}')
     awk -v s="$s" -v cpu="$cpu" '/^all/ {k++; if (k == 1) {m = $4; p = $3} else o = $4} END {print s, m, p, o, cpu}' "$g"
-  done | awk -v name="$name" -v tq="$tq" '
+  done | awk -v name="$name" "$T95_AWK"'
     { n++; m[n] = $2; p[n] = $3; o[n] = $4; seed[n] = $1; cpu = cpu " " int($5) }
     END {
       if (!n) exit
-      split(tq, t, " ")
       for (i = 1; i <= n; i++) { sm += m[i]; sp += p[i]; so += o[i]; per = per sprintf(" s%s=%.3f", seed[i], m[i]) }
       mm = sm / n
       for (i = 1; i <= n; i++) v += (m[i] - mm) ^ 2
-      h = n > 1 ? t[n - 1 > 10 ? 10 : n - 1] * sqrt(v / (n - 1) / n) : 0
+      h = half95(v, n)
       printf "%s  %d  %.3f [%.3f, %.3f]  %.3f  %.3f %s  %s\n", name, n, mm, mm - h, mm + h, sp / n, so / n, per, cpu
     }'
 done
@@ -128,14 +126,13 @@ for spec in "$@"; do
     a="$dir/$first-s$s/grade-$PER-$SIMS.txt" b="$dir/$name-s$s/grade-$PER-$SIMS.txt"
     [ -s "$a" ] && [ -s "$b" ] || continue
     echo "$s $(awk '/^all/ {print $4; exit}' "$a") $(awk '/^all/ {print $4; exit}' "$b")"
-  done | awk -v name="$name" -v first="$first" -v tq="$tq" '
+  done | awk -v name="$name" -v first="$first" "$T95_AWK"'
     { n++; d[n] = $3 - $2; per = per sprintf(" s%s=%+.3f", $1, d[n]); sd += d[n] }
     END {
       if (!n) exit
-      split(tq, t, " ")
       m = sd / n
       for (i = 1; i <= n; i++) v += (d[i] - m) ^ 2
-      h = n > 1 ? t[n - 1 > 10 ? 10 : n - 1] * sqrt(v / (n - 1) / n) : 0
+      h = half95(v, n)
       printf "%s - %s  %d  %+.3f [%+.3f, %+.3f] %s\n", name, first, n, m, m - h, m + h, per
     }'
 done
