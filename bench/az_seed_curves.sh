@@ -71,16 +71,21 @@ done | awk -v w="${WINDOW:-0.5}" -v order="$variants" -v base="${BASE:-}" "$T95_
   END {
     nv = split(order, vs, " ")
     for (j = 2; j <= nv; j++) if (vs[j] == base) { vs[j] = vs[1]; vs[1] = base }
-    printf "snapshot score (search move optimal), mean per %s CPU-hours:\n%-24s", w, "run"
+    # the name column fits the longest run or "variant (mean)"
+    wid = 24
+    for (i = 1; i <= nr; i++) if (length(runs[i]) > wid) wid = length(runs[i])
+    for (j = 1; j <= nv; j++) if (length(vs[j]) + 7 > wid) wid = length(vs[j]) + 7
+    name = "%-" wid "s"
+    printf "snapshot score (search move optimal), mean per %s CPU-hours:\n" name, w, "run"
     for (k = 0; k < nk; k++) printf " %9s", sprintf("%g-%g", k * w, (k + 1) * w)
     printf "\n"
     for (i = 1; i <= nr; i++) {
-      printf "%-24s", runs[i]
+      printf name, runs[i]
       for (k = 0; k < nk; k++) printf " %9s", ((rv[i], rs[i], k) in m) ? sprintf("%.3f", m[rv[i], rs[i], k]) : "-"
       printf "\n"
     }
     for (j = 1; j <= nv; j++) {
-      printf "%-24s", vs[j] " (mean)"
+      printf name, vs[j] " (mean)"
       ns = split(seeds[vs[j]], ss, " ")
       for (k = 0; k < nk; k++) {
         s = 0; n = 0
