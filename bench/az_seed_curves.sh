@@ -7,7 +7,7 @@
 # Usage: [WINDOW=H] [BASE=V] bench/az_seed_curves.sh DIR OUT.png [BOARD]
 #   BOARD names the board in the title (default 3x3); WINDOW: CPU-hours a
 #   window (0.5); BASE: the variant the others are compared with (default:
-#   the first by name)
+#   the first by name; it also takes the first colour)
 set -e
 [ $# = 2 ] || [ $# = 3 ] || { echo "usage: bench/az_seed_curves.sh DIR OUT.png [BOARD]" >&2; exit 2; }
 dir=$1 out=$2 board=${3:-3x3}
@@ -15,6 +15,8 @@ awk -v w="${WINDOW:-0.5}" 'BEGIN { exit !(w + 0 > 0 && w ~ /^[0-9.]+$/) }' ||
   { echo "az_seed_curves: WINDOW must be a number of CPU-hours > 0, got '${WINDOW:-}'" >&2; exit 2; }
 colours="#1f77b4 #d62728 #2ca02c #9467bd #ff7f0e #8c564b"
 plot="" variants="" i=0
+# BASE, when it ran, takes the first colour, so charts against one base agree
+[ -n "${BASE:-}" ] && ls "$dir/$BASE"-s*/log.csv >/dev/null 2>&1 && variants=" $BASE"
 for log in "$dir"/*-s*/log.csv; do
   [ -s "$log" ] || continue
   run=$(basename "$(dirname "$log")")
