@@ -110,7 +110,7 @@ for spec in "$@"; do
       mm = sm / n
       for (i = 1; i <= n; i++) v += (m[i] - mm) ^ 2
       h = half95(v, n)
-      printf "%s  %d  %.3f [%.3f, %.3f]  %.3f  %.3f %s  %s\n", name, n, mm, mm - h, mm + h, sp / n, so / n, per, cpu
+      printf "%s  %d  %.3f [%.3f, %.3f]  %.3f  %.3f %s  %s\n", name, n, mm, mm - h, mm + h, sp / n, so / n, per, substr(cpu, 2)
     }'
 done
 
