@@ -66,13 +66,12 @@ for log in "$dir"/*-s*/log.csv; do
       # its budget) joins that window rather than standing alone
       if (kmax > 0 && last / 3600 - kmax * w < w / 10) { n[kmax - 1] += n[kmax]; s[kmax - 1] += s[kmax]; n[kmax] = 0 }
       for (k = 0; k <= kmax; k++) if (n[k]) printf "%s %d %.6f\n", run, k, s[k] / n[k] }' "$log"
-done | awk -v w="${WINDOW:-0.5}" -v order="$variants" -v base="${BASE:-}" "$T95_AWK"'
+done | awk -v w="${WINDOW:-0.5}" -v order="$variants" "$T95_AWK"'
   { v = $1; sub(/-s[0-9]+$/, "", v); seed = substr($1, length(v) + 3)
     if (!((v, seed) in has)) { has[v, seed] = 1; seeds[v] = seeds[v] " " seed; runs[++nr] = $1; rv[nr] = v; rs[nr] = seed }
     m[v, seed, $2] = $3; if ($2 + 1 > nk) nk = $2 + 1 }
   END {
-    nv = split(order, vs, " ")
-    for (j = 2; j <= nv; j++) if (vs[j] == base) { vs[j] = vs[1]; vs[1] = base }
+    nv = split(order, vs, " ")  # BASE, when it ran, leads the order
     # the name column fits the longest run or "variant (mean)"
     wid = 24
     for (i = 1; i <= nr; i++) if (length(runs[i]) > wid) wid = length(runs[i])
@@ -100,13 +99,11 @@ done | awk -v w="${WINDOW:-0.5}" -v order="$variants" -v base="${BASE:-}" "$T95_
       printf "%s - %s, paired by seed [95%% t]:\n", vs[j], vs[1]
       ns = split(seeds[vs[j]], ss, " ")
       for (k = 0; k < nk; k++) {
-        n = 0; s = 0
+        n = 0
         for (i = 1; i <= ns; i++)
-          if ((vs[1], ss[i], k) in m && (vs[j], ss[i], k) in m) { d[++n] = m[vs[j], ss[i], k] - m[vs[1], ss[i], k]; s += d[n] }
+          if ((vs[1], ss[i], k) in m && (vs[j], ss[i], k) in m) d[++n] = m[vs[j], ss[i], k] - m[vs[1], ss[i], k]
         if (!n) continue
-        mean = s / n; ssd = 0
-        for (i = 1; i <= n; i++) ssd += (d[i] - mean) ^ 2
-        h = half95(ssd, n)
+        mean = mean_of(d, n); h = half95_of(d, n)
         printf "  %g-%g CPU-h: %+.3f [%+.3f, %+.3f] over %d seeds\n", k * w, (k + 1) * w, mean, mean - h, mean + h, n
       }
     }

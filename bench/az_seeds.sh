@@ -106,10 +106,8 @@ for spec in "$@"; do
     { n++; m[n] = $2; p[n] = $3; o[n] = $4; seed[n] = $1; cpu = cpu " " int($5) }
     END {
       if (!n) exit
-      for (i = 1; i <= n; i++) { sm += m[i]; sp += p[i]; so += o[i]; per = per sprintf(" s%s=%.3f", seed[i], m[i]) }
-      mm = sm / n
-      for (i = 1; i <= n; i++) v += (m[i] - mm) ^ 2
-      h = half95(v, n)
+      for (i = 1; i <= n; i++) { sp += p[i]; so += o[i]; per = per sprintf(" s%s=%.3f", seed[i], m[i]) }
+      mm = mean_of(m, n); h = half95_of(m, n)
       printf "%s  %d  %.3f [%.3f, %.3f]  %.3f  %.3f %s  %s\n", name, n, mm, mm - h, mm + h, sp / n, so / n, per, substr(cpu, 2)
     }'
 done
@@ -127,12 +125,10 @@ for spec in "$@"; do
     [ -s "$a" ] && [ -s "$b" ] || continue
     echo "$s $(awk '/^all/ {print $4; exit}' "$a") $(awk '/^all/ {print $4; exit}' "$b")"
   done | awk -v name="$name" -v first="$first" "$T95_AWK"'
-    { n++; d[n] = $3 - $2; per = per sprintf(" s%s=%+.3f", $1, d[n]); sd += d[n] }
+    { n++; d[n] = $3 - $2; per = per sprintf(" s%s=%+.3f", $1, d[n]) }
     END {
       if (!n) exit
-      m = sd / n
-      for (i = 1; i <= n; i++) v += (d[i] - m) ^ 2
-      h = half95(v, n)
+      m = mean_of(d, n); h = half95_of(d, n)
       printf "%s - %s  %d  %+.3f [%+.3f, %+.3f] %s\n", name, first, n, m, m - h, m + h, per
     }'
 done
