@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 #include "cli/cliutil.h"
 
@@ -103,10 +104,23 @@ void cli_progress_end(void) {
 }
 
 static volatile sig_atomic_t cancel_flag;
+static struct timespec first_signal; /* written by on_signal alone */
 
+/* The first SIGINT or SIGTERM asks for a clean stop; one that comes a second
+** or more later exits at once.  An earlier one is the same request delivered
+** twice: `timeout -s INT` signals its child and then its process group, and
+** a handler that ran between the two would otherwise kill a run that was
+** writing its checkpoint.  clock_gettime is async-signal-safe. */
 static void on_signal(int sig) {
-  if (cancel_flag) _exit(128 + sig);
-  cancel_flag = 1;
+  struct timespec now;
+  clock_gettime(CLOCK_MONOTONIC, &now);
+  if (!cancel_flag) {
+    first_signal = now;
+    cancel_flag = 1;
+    return;
+  }
+  double since = (double)(now.tv_sec - first_signal.tv_sec) + 1e-9 * (double)(now.tv_nsec - first_signal.tv_nsec);
+  if (since >= 1.0) _exit(128 + sig);
 }
 
 dab_cancel_flag *cli_cancel_on_signal(void) {

@@ -47,6 +47,20 @@ run train q --board 2x2 --resume "$tmp/b.ckpt" --out "$tmp/b.dab"
 check "resume exit 0 ($err)" [ "$rc" -eq 0 ]
 check "resume: identical model" cmp -s "$tmp/a.dab" "$tmp/b.dab"
 
+# Ctrl-C delivered twice at once (`timeout -s INT` signals its child, then
+# the child's process group) is one request: a clean stop with a checkpoint.
+for i in 1 2 3; do
+  "$DAB" train q --board 2x3 --games 100000000 --seed 4 --out "$tmp/s.dab" --checkpoint "$tmp/s$i.ckpt" \
+    2>"$tmp/s.err" &
+  pid=$!
+  sleep 0.5
+  kill -INT "$pid"; kill -INT "$pid"
+  wait "$pid"; rc=$?
+  check "double Ctrl-C $i: exit 130 (got $rc)" [ "$rc" -eq 130 ]
+  check "double Ctrl-C $i: checkpoint written" [ -s "$tmp/s$i.ckpt" ]
+  check "double Ctrl-C $i: says how to resume" grep -q -- "--resume" "$tmp/s.err"
+done
+
 # Bad input: one line on stderr, exit 2, nothing written.
 cp "$tmp/q.dab" "$tmp/bad.dab"
 printf '\x55' | dd of="$tmp/bad.dab" bs=1 seek=100 conv=notrunc 2>/dev/null
