@@ -45,4 +45,28 @@ play_as() { "$DAB" arena --board 2x2 --p1 "az:$1" --p2 perfect --games 40 --json
 a=$(play_as "$tmp/exported.model") b=$(play_as "$tmp/stopped.ckpt")
 check "exported model plays as its checkpoint ($a against $b)" [ -n "$a" -a "$a" = "$b" ]
 
+# The trainer's device (DAB_AZ_DEVICE): auto resumes the stopped run on
+# what this machine has; a device it lacks or does not know is one line
+# naming it, exit 1, and the checkpoint stays as it was.
+run train az --board 2x2 --iter-games 20 --eval-per-step 0 --resume "$tmp/stopped.ckpt" --stop-at 40 --out "$tmp/stopped.model" \
+  --checkpoint "$tmp/auto.ckpt"
+check "DAB_AZ_DEVICE unset: resumed (got $rc: $err)" [ "$rc" -eq 0 -a -s "$tmp/auto.ckpt" ]
+export DAB_AZ_DEVICE=auto
+run train az --board 2x2 --iter-games 20 --eval-per-step 0 --resume "$tmp/stopped.ckpt" --stop-at 40 --out "$tmp/stopped.model" \
+  --checkpoint "$tmp/auto2.ckpt"
+check "DAB_AZ_DEVICE=auto: resumed (got $rc: $err)" [ "$rc" -eq 0 -a -s "$tmp/auto2.ckpt" ]
+sum=$(cksum <"$tmp/stopped.ckpt")
+bad_devices=(nosuch)
+$PY -c 'import torch, sys; sys.exit(torch.cuda.is_available())' && bad_devices+=(cuda)
+for d in "${bad_devices[@]}"; do
+  export DAB_AZ_DEVICE=$d
+  run train az --board 2x2 --iter-games 20 --eval-per-step 0 --resume "$tmp/stopped.ckpt" --stop-at 40 --out "$tmp/stopped.model" \
+    --checkpoint "$tmp/stopped.ckpt"
+  check "DAB_AZ_DEVICE=$d: exit 1 (got $rc)" [ "$rc" -eq 1 ]
+  check "DAB_AZ_DEVICE=$d: one line naming it ($err)" \
+    bash -c '[ $(printf "%s\n" "$1" | wc -l) -eq 1 ] && grep -q -- "--device $2" <<<"$1"' _ "$err" "$d"
+  check "DAB_AZ_DEVICE=$d: checkpoint unchanged" [ "$(cksum <"$tmp/stopped.ckpt")" = "$sum" ]
+done
+unset DAB_AZ_DEVICE
+
 finish test_az_2x2.sh

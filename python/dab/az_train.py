@@ -16,13 +16,19 @@ Commands (every one prints one result line on stdout):
   train     (same net options) --weights W.bin --samples S.bin --out W2.bin
             [--epochs 5] [--batch 1024] [--lr 0.001] [--l2 1e-4] [--seed S]
             [--threads N] [--max-steps N] [--min-batches 32] [--opt-state FILE]
+            [--device D]
             --min-batches: the batch shrinks (to no fewer than 16 samples)
             so that an epoch makes at least this many steps (0: never)
             --opt-state: Adam's moments are read from FILE when it exists
             (the learning rate and L2 are this call's) and written back
             after the pass, so Adam runs on across iterations
-  bench     (same net options) [--batch 1024] [--threads N] [--max-steps N]
+  bench     (same net options) [--batch 1024] [--threads N] [--max-steps N] [--device D]
             training steps per second on random samples (N timed steps)
+--device: where train and bench run: cpu (default), cuda, cuda:N, or auto
+(cuda where PyTorch sees a GPU, else cpu); $DAB_AZ_DEVICE sets the default,
+so `dab train az` trains on a GPU with DAB_AZ_DEVICE=cuda in its
+environment.  Weights and Adam's state are written as CPU tensors either
+way, so a run can move between machines with and without a GPU.
   selftest  (same net options) --seed S --dir DIR [--n N]
             random weights (every layer non-zero), N random inputs, and
             PyTorch's logits and values: DIR/w.bin, DIR/x.bin, DIR/ref.bin
@@ -109,6 +115,33 @@ def make_net(a):
     return Net(a.rows, a.cols, a.blocks, a.filters, a.vhidden, a.vfilters)
 
 
+def pick_device(name):
+    """The torch.device for --device NAME; exits with a message where it
+    cannot run (an unknown name, or cuda on a machine without one)."""
+    if name == 'auto':
+        name = 'cuda' if torch.cuda.is_available() else 'cpu'
+    try:
+        dev = torch.device(name)
+    except RuntimeError as e:
+        sys.exit(f"az_train: --device {name}: {e}")
+    if dev.type == 'cuda' and not torch.cuda.is_available():
+        sys.exit(f"az_train: --device {name}: PyTorch sees no CUDA device here")
+    if dev.type not in ('cpu', 'cuda'):
+        sys.exit(f"az_train: --device {name}: only cpu and cuda are supported")
+    return dev
+
+
+def to_cpu(obj):
+    """obj (a state dict: dicts, lists, tensors) with every tensor on the CPU."""
+    if torch.is_tensor(obj):
+        return obj.cpu()
+    if isinstance(obj, dict):
+        return {k: to_cpu(v) for k, v in obj.items()}
+    if isinstance(obj, (list, tuple)):
+        return type(obj)(to_cpu(v) for v in obj)
+    return obj
+
+
 def save_blob(net, path):
     flat = np.concatenate([p.detach().cpu().numpy().astype('<f4').ravel()
                            for p in net.params_in_order()])
@@ -162,22 +195,26 @@ def read_samples(path, hw, nlines):
 
 
 def cmd_train(a):
+    dev = pick_device(a.device)
     torch.manual_seed(a.seed)
     torch.set_num_threads(a.threads)
     net = make_net(a)
     load_blob(net, a.weights)
+    net.to(dev)
     hw = net.h * net.w
     nlines = net.pfc.out_features
     x, pi, z, w = read_samples(a.samples, hw, nlines)
     n = x.shape[0]
-    X = torch.from_numpy(x.copy()).view(n, 3, net.h, net.w)
-    PI = torch.from_numpy(pi.copy())
-    Z = torch.from_numpy(z.copy())
-    Wt = torch.from_numpy(w.copy())
+    # The whole window goes to the device once; batches are gathered there.
+    X = torch.from_numpy(x.copy()).view(n, 3, net.h, net.w).to(dev)
+    PI = torch.from_numpy(pi.copy()).to(dev)
+    Z = torch.from_numpy(z.copy()).to(dev)
+    Wt = torch.from_numpy(w.copy()).to(dev)
     # L2 in the loss: Adam's (coupled) weight_decay adds l2 * w to each gradient.
     opt = torch.optim.Adam(net.parameters(), lr=a.lr, weight_decay=a.l2)
     if a.opt_state and os.path.exists(a.opt_state):
-        opt.load_state_dict(torch.load(a.opt_state))
+        # Adam's load_state_dict moves the moments to the parameters' device.
+        opt.load_state_dict(torch.load(a.opt_state, map_location='cpu'))
         for grp in opt.param_groups:        # this call's settings, not the saved ones
             grp['lr'], grp['weight_decay'] = a.lr, a.l2
     t0 = time.time()
@@ -193,14 +230,14 @@ def cmd_train(a):
         for i in range(0, n, bs):
             if a.max_steps and steps >= a.max_steps:
                 break
-            idx = perm[i:i + bs]
+            idx = perm[i:i + bs].to(dev)
             lp, lv = train_step(net, opt, X[idx], PI[idx], Z[idx], Wt[idx])
             steps += 1
             lp_sum += lp
             lv_sum += lv
     save_blob(net, a.out)
     if a.opt_state:
-        torch.save(opt.state_dict(), a.opt_state + '.tmp')
+        torch.save(to_cpu(opt.state_dict()), a.opt_state + '.tmp')
         os.replace(a.opt_state + '.tmp', a.opt_state)
     dt = time.time() - t0
     return (f"train samples={n} batch={bs} steps={steps} policy_loss={lp_sum / max(steps, 1):.5f} "
@@ -222,16 +259,18 @@ def train_step(net, opt, x, pi, z, ww):
 
 def cmd_bench(a):
     """Training steps per second on random samples (the train command's step)."""
+    dev = pick_device(a.device)
     torch.manual_seed(a.seed)
     torch.set_num_threads(a.threads)
-    net = make_net(a)
+    net = make_net(a).to(dev)
     nlines = net.pfc.out_features
-    x = (torch.rand(a.batch, 3, net.h, net.w) > 0.5).float()
-    pi = F.softmax(torch.rand(a.batch, nlines) * 4, 1)
-    z = torch.rand(a.batch) * 2 - 1
-    ww = torch.ones(a.batch)
+    x = (torch.rand(a.batch, 3, net.h, net.w) > 0.5).float().to(dev)
+    pi = F.softmax(torch.rand(a.batch, nlines) * 4, 1).to(dev)
+    z = (torch.rand(a.batch) * 2 - 1).to(dev)
+    ww = torch.ones(a.batch).to(dev)
     opt = torch.optim.Adam(net.parameters(), lr=a.lr, weight_decay=a.l2)
-    train_step(net, opt, x, pi, z, ww)          # warm-up, not timed
+    for _ in range(3):                          # warm-up (kernel choice, caches), not timed
+        train_step(net, opt, x, pi, z, ww)
     steps = max(a.max_steps, 1)
     t0, c0 = time.time(), time.process_time()
     for _ in range(steps):
@@ -241,9 +280,11 @@ def cmd_bench(a):
     with torch.no_grad():
         for _ in range(steps):
             net(x)
+        if dev.type == 'cuda':
+            torch.cuda.synchronize()
     df = time.time() - t1
     return (f"bench rows={a.rows} cols={a.cols} blocks={a.blocks} filters={a.filters} "
-          f"batch={a.batch} threads={a.threads} steps={steps} seconds={dt:.3f} "
+          f"batch={a.batch} threads={a.threads} device={dev} steps={steps} seconds={dt:.3f} "
           f"cpu_seconds={dc:.3f} steps_per_s={steps / dt:.3f} samples_per_s={steps * a.batch / dt:.0f} "
           f"forward_only_per_s={steps / df:.3f}")
 
@@ -281,6 +322,7 @@ def make_parser():
     ap.add_argument('--l2', type=float, default=1e-4)
     for k in ('out', 'weights', 'samples', 'dir', 'opt-state'):
         ap.add_argument('--' + k)
+    ap.add_argument('--device', default=os.environ.get('DAB_AZ_DEVICE') or 'cpu')
     return ap
 
 
