@@ -317,7 +317,8 @@ void dab_grade_values(const dab_grade *gr, double *values);
     "  --noise=E --temp-frac=F --prefix=policy|random\n"                               \
     "  --eval-per-step=N graded positions per step at each snapshot (10; where no\n"   \
     "                    oracle covers the board, 0: the log's oracle columns empty)\n" \
-    "  --trainer=FILE    python/dab/az_train.py (found beside the program by default)\n") \
+    "  --trainer=FILE    python/dab/az_train.py (found beside the program by default);\n" \
+    "                    DAB_AZ_DEVICE=cuda|auto in the environment trains on a GPU\n") \
   X(econ, "artificial economy of rule-graph agents (seed paper 000): auctions, curriculum", \
     "  --games N (500000) training games; --full-games=N then, unrestricted (0)\n"      \
     "  --colour=second|first|random  the team's colour (second, as published)\n"       \
