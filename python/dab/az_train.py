@@ -24,14 +24,14 @@ Commands (every one prints one result line on stdout):
             after the pass, so Adam runs on across iterations
   bench     (same net options) [--batch 1024] [--threads N] [--max-steps N] [--device D]
             training steps per second on random samples (N timed steps)
+  selftest  (same net options) --seed S --dir DIR [--n N]
+            random weights (every layer non-zero), N random inputs, and
+            PyTorch's logits and values: DIR/w.bin, DIR/x.bin, DIR/ref.bin
 --device: where train and bench run: cpu (default), cuda, cuda:N, or auto
 (cuda where PyTorch sees a GPU, else cpu); $DAB_AZ_DEVICE sets the default,
 so `dab train az` trains on a GPU with DAB_AZ_DEVICE=cuda in its
 environment.  Weights and Adam's state are written as CPU tensors either
 way, so a run can move between machines with and without a GPU.
-  selftest  (same net options) --seed S --dir DIR [--n N]
-            random weights (every layer non-zero), N random inputs, and
-            PyTorch's logits and values: DIR/w.bin, DIR/x.bin, DIR/ref.bin
 Samples file (written by agents/az_train.c), little-endian:
   "AZS1", int32 n, int32 nlines, int32 hw, then n records of float32
   planes[3*hw], pi[nlines], z, weight.
