@@ -84,6 +84,9 @@ int az_opts_write(const az_opts *o, char *out, size_t cap);
 dab_status az_opts_read(az_opts *o, const char *text, size_t n, dab_err *err);
 dab_status az_opts_parse(dab_train_ctx *t, az_opts *o, dab_err *err);
 dab_status az_find_trainer(char *out, size_t cap, dab_err *err);
+/* Checks $DAB_AZ_DEVICE's name (unset, empty, cpu, cuda, cuda:N, auto).
+** RETURN: DAB_OK; DAB_EINPUT (err names it) for any other text. */
+dab_status az_check_device_env(dab_err *err);
 
 /* The trainer in a checkout, relative to its root. */
 #define AZ_TRAINER_PATH "python/dab/az_train.py"

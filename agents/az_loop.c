@@ -316,6 +316,7 @@ dab_status dab_agent_train_az(dab_train_ctx *t, dab_err *err) {
   if (st) return st;
   if (!dab_geom_fast(t->g)) return dab_fail(err, DAB_EBOARD, "az: boards of at most 64 lines");
   if ((st = az_find_trainer(R.o.trainer, sizeof R.o.trainer, err))) return st;
+  if ((st = az_check_device_env(err))) return st;
   /* Snapshots grade against the oracle.  On a board none covers (5x5) a
   ** run trains ungraded unless --eval-per-step asked for grading. */
   const dab_oracle *oracle = NULL;

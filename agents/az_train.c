@@ -211,6 +211,16 @@ dab_status az_find_trainer(char *out, size_t cap, dab_err *err) {
   return dab_fail(err, DAB_EINPUT, "az: " AZ_TRAINER_PATH " not found (set DAB_AZ_TRAINER or --trainer=FILE)");
 }
 
+/* $DAB_AZ_DEVICE is read by the trainer at its first pass, minutes in;
+** a name no machine has (a typo) is refused here, before anything runs.
+** Whether a CUDA device is present only the trainer can tell. */
+dab_status az_check_device_env(dab_err *err) {
+  const char *dev = getenv("DAB_AZ_DEVICE");
+  if (!dev || !*dev || !strcmp(dev, "cpu") || !strcmp(dev, "cuda") || !strcmp(dev, "auto")) return DAB_OK;
+  if (!strncmp(dev, "cuda:", 5) && dev[5] && strspn(dev + 5, "0123456789") == strlen(dev + 5)) return DAB_OK;
+  return dab_fail(err, DAB_EINPUT, "az: DAB_AZ_DEVICE=%s: not a device (cpu, cuda, cuda:N or auto)", dev);
+}
+
 /* The last non-empty line of the trainer's log: its error, if it died. */
 static void log_tail(const char *log, char *line, size_t cap) {
   line[0] = 0;

@@ -46,8 +46,10 @@ a=$(play_as "$tmp/exported.model") b=$(play_as "$tmp/stopped.ckpt")
 check "exported model plays as its checkpoint ($a against $b)" [ -n "$a" -a "$a" = "$b" ]
 
 # The trainer's device (DAB_AZ_DEVICE): auto resumes the stopped run on
-# what this machine has; a device it lacks or does not know is one line
-# naming it, exit 1, and the checkpoint stays as it was.
+# what this machine has.  A name that is no device is refused up front
+# (exit 2); one this machine lacks (cuda without a GPU) only the trainer
+# finds (exit 1).  Either way it is one line naming it, and the checkpoint
+# stays as it was.
 run train az --board 2x2 --iter-games 20 --eval-per-step 0 --resume "$tmp/stopped.ckpt" --stop-at 40 --out "$tmp/stopped.model" \
   --checkpoint "$tmp/auto.ckpt"
 check "DAB_AZ_DEVICE unset: resumed (got $rc: $err)" [ "$rc" -eq 0 -a -s "$tmp/auto.ckpt" ]
@@ -56,15 +58,16 @@ run train az --board 2x2 --iter-games 20 --eval-per-step 0 --resume "$tmp/stoppe
   --checkpoint "$tmp/auto2.ckpt"
 check "DAB_AZ_DEVICE=auto: resumed (got $rc: $err)" [ "$rc" -eq 0 -a -s "$tmp/auto2.ckpt" ]
 sum=$(cksum <"$tmp/stopped.ckpt")
-bad_devices=(nosuch)
-$PY -c 'import torch, sys; sys.exit(torch.cuda.is_available())' && bad_devices+=(cuda)
-for d in "${bad_devices[@]}"; do
+bad_devices=(nosuch=2 cuda:x=2 cuda:=2 CPU=2)
+$PY -c 'import torch, sys; sys.exit(torch.cuda.is_available())' && bad_devices+=(cuda=1 cuda:0=1)
+for spec in "${bad_devices[@]}"; do
+  d=${spec%=*} want=${spec##*=}
   export DAB_AZ_DEVICE=$d
   run train az --board 2x2 --iter-games 20 --eval-per-step 0 --resume "$tmp/stopped.ckpt" --stop-at 40 --out "$tmp/stopped.model" \
     --checkpoint "$tmp/stopped.ckpt"
-  check "DAB_AZ_DEVICE=$d: exit 1 (got $rc)" [ "$rc" -eq 1 ]
+  check "DAB_AZ_DEVICE=$d: exit $want (got $rc)" [ "$rc" -eq "$want" ]
   check "DAB_AZ_DEVICE=$d: one line naming it ($err)" \
-    bash -c '[ $(printf "%s\n" "$1" | wc -l) -eq 1 ] && grep -q -- "--device $2" <<<"$1"' _ "$err" "$d"
+    bash -c '[ $(printf "%s\n" "$1" | wc -l) -eq 1 ] && grep -Fq -e "--device $2" -e "DAB_AZ_DEVICE=$2:" <<<"$1"' _ "$err" "$d"
   check "DAB_AZ_DEVICE=$d: checkpoint unchanged" [ "$(cksum <"$tmp/stopped.ckpt")" = "$sum" ]
 done
 unset DAB_AZ_DEVICE
