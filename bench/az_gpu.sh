@@ -6,9 +6,10 @@
 # Usage: bench/az_gpu.sh SECONDS BOARD DIR="ARGS" [DIR="ARGS"...]
 #   e.g. bench/az_gpu.sh 380 5x5 runs/bz="--backward --mit=20" runs/az=
 # Each DIR holds a run as bench/az_seeds.sh leaves it (model.az.ckpt,
-# log.csv; seed 1, 8 CPU-hours): it trains on in segments of SEG games
-# (default 1000), each ending with a checkpoint, until SECONDS have passed,
-# then stops with its checkpoint (SIGINT), ready to resume anywhere.
+# log.csv; SEED=1, HOURS=8 CPU-hours): it trains on in segments of SEG
+# games (default 1000; bench/az_run.sh), each ending with a checkpoint,
+# until SECONDS have passed, then stops with its checkpoint, ready to
+# resume anywhere.
 #   THREADS=8   self-play threads per run      DEV=cuda   the trainer's device
 #   BENCH=0     skip the trainer benchmark     OUT=DIR    copies of each run's
 #               checkpoint and log every 20 s (a machine that goes away keeps them)
@@ -50,23 +51,15 @@ if [ "${BENCH:-1}" = 1 ]; then
 fi
 end=$(($(date +%s) + secs))
 
-# One run: segments until the deadline; the last is stopped by SIGINT
-# (timeout signals dab and its trainer; dab takes the two as one request).
-segments() {
-  local dir=$1 args=$2 now games
-  while now=$(date +%s) && [ "$now" -lt $((end - 20)) ] && [ ! -f "$dir/model.az" ]; do
-    games=$(tail -1 "$dir/log.csv" | cut -d, -f1)
-    # shellcheck disable=SC2086  # ARGS is a word list by design
-    DAB_AZ_DEVICE=$DEV timeout -k 60 -s INT $((end - now)) "$DAB" train az --board "$board" --seed 1 \
-      --hours 8 --threads "${THREADS:-8}" --stop-at $((games + ${SEG:-1000})) --trainer="$TR" \
-      --out "$dir/model.az" --checkpoint "$dir/model.az.ckpt" --log "$dir/log.csv" \
-      --resume "$dir/model.az.ckpt" $args >>"$dir/train.out" 2>>"$dir/train.err" || break
-  done
-}
+# Each run resumes in segments (bench/az_run.sh) under a time limit:
+# timeout --foreground signals az_run.sh alone, which stops dab with one
+# SIGINT and its checkpoint.
 dirs=()
 for spec in "${specs[@]}"; do
   dir=${spec%%=*}
-  segments "$dir" "${spec#*=}" &
+  # shellcheck disable=SC2086  # ARGS is a word list by design
+  SEG=${SEG:-1000} DAB_AZ_DEVICE=$DEV timeout --foreground -s TERM "$secs" bash "$root/bench/az_run.sh" \
+    "$DAB" "$TR" "$dir" "$board" "${SEED:-1}" "${HOURS:-8}" --threads "${THREADS:-8}" ${spec#*=} &
   dirs+=("$dir")
 done
 keep() { # copies in OUT, named after each run's folder

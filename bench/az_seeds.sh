@@ -9,7 +9,8 @@
 # train.err).  A finished run (model.az) is skipped, a stopped one
 # (model.az.ckpt) resumed; Ctrl-C (or SIGTERM) stops every run with its
 # checkpoint, so the matrix goes on from there next time.  A run trains in
-# segments of SEG games (default 3000), each ending with a checkpoint.
+# segments of SEG games (default 3000), each ending with a checkpoint
+# (bench/az_run.sh).
 # The first call copies bin/dab, the trainer and az_steps into DIR (with
 # the commit in DIR/COMMIT) and every later call uses those copies, so all
 # runs of a matrix train with the same code even as the checkout moves on.
@@ -39,32 +40,6 @@ stop() {
 }
 trap stop INT TERM
 
-# One run, started or resumed, in segments of SEG games (default 3000):
-# each segment ends with a checkpoint, so a machine that goes away loses
-# one segment at most (a stopped and resumed run trains as a straight one).
-# SIGTERM stops the segment under way with its checkpoint.
-run_one() {
-  local name=$1 seed=$2 args=$3 rd="$dir/$1-s$2" child="" target=0 rc
-  trap '[ -n "$child" ] && kill -INT "$child" 2>/dev/null; wait; exit 130' TERM
-  mkdir -p "$rd"
-  [ -f "$rd/log.csv" ] && target=$(tail -1 "$rd/log.csv" | cut -d, -f1)
-  case $target in '' | *[!0-9]*) target=0 ;; esac
-  while [ ! -f "$rd/model.az" ]; do
-    local res=()
-    [ -f "$rd/model.az.ckpt" ] && res=(--resume "$rd/model.az.ckpt")
-    target=$((target + ${SEG:-3000}))
-    # shellcheck disable=SC2086  # ARGS is a word list by design
-    "$dir/dab" train az --board "$board" --seed "$seed" --hours "$hours" --stop-at "$target" \
-      --trainer="$dir/az_train.py" --out "$rd/model.az" --checkpoint "$rd/model.az.ckpt" \
-      --log "$rd/log.csv" "${res[@]}" $args 2>>"$rd/train.err" >>"$rd/train.out" &
-    child=$!
-    wait "$child"
-    rc=$?
-    child=""
-    [ "$rc" = 0 ] || { echo "az_seeds: $rd: dab train exited $rc (see train.err)" >&2; return "$rc"; }
-  done
-}
-
 if [ "${ONLY_GRADE:-0}" != 1 ]; then
   for s in $seeds; do # seed-major: a stopped matrix has every variant's first seeds
     for spec in "$@"; do
@@ -72,7 +47,8 @@ if [ "${ONLY_GRADE:-0}" != 1 ]; then
       [ -f "$dir/$name-s$s/model.az" ] && continue
       while [ "$(jobs -rp | wc -l)" -ge "$PAR" ]; do wait -n; done
       echo "az_seeds: $name seed $s ($hours CPU-h): $dir/$name-s$s" >&2
-      run_one "$name" "$s" "$args" &
+      # shellcheck disable=SC2086  # ARGS is a word list by design
+      bash "$root/bench/az_run.sh" "$dir/dab" "$dir/az_train.py" "$dir/$name-s$s" "$board" "$s" "$hours" $args &
       pids+=($!)
     done
   done
