@@ -317,6 +317,8 @@ void dab_grade_values(const dab_grade *gr, double *values);
     "  --noise=E --temp-frac=F --prefix=policy|random\n"                               \
     "  --eval-per-step=N graded positions per step at each snapshot (10; where no\n"   \
     "                    oracle covers the board, 0: the log's oracle columns empty)\n" \
+    "  --init=FILE       start from this az model's (or checkpoint's) net: its shape\n" \
+    "                    and weights; fresh replay, Adam and counters\n"                \
     "  --trainer=FILE    python/dab/az_train.py (found beside the program by default);\n" \
     "                    DAB_AZ_DEVICE=cuda|auto in the environment trains on a GPU\n") \
   X(econ, "artificial economy of rule-graph agents (seed paper 000): auctions, curriculum", \

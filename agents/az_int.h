@@ -19,7 +19,10 @@ typedef struct az_opts {
                          training setting: a checkpoint does not store it) */
   bool eval_given;    /* --eval-per-step was given: a board without an oracle is then an
                          error, not an ungraded run (not stored either) */
+  bool net_given;     /* --blocks, --filters, --vhidden or --vfilters was given (not stored) */
   char trainer[4096];
+  char init[4096];    /* --init=FILE: the model whose net starts the run ("": a fresh
+                         net; not stored: a checkpoint holds the net itself) */
 } az_opts;
 
 /* One training sample, before augmentation. */

@@ -195,6 +195,36 @@ static dab_status resume(az_run *R, const char *path, double *seconds, dab_err *
   return DAB_OK;
 }
 
+/* Starts the run from --init's net: its shape replaces the options'
+** (which must agree where they were given), its weights the fresh net's;
+** the replay buffer, Adam's state and the counters start empty.  A
+** model's values must be of the kind the run trains (margin or wdl). */
+static dab_status warm_start(az_run *R, dab_err *err) {
+  dab_az_model *m;
+  dab_status st = dab_az_model_load(R->o.init, R->g, &m, err);
+  if (st) return dab_fail(err, st, "az: --init: %s", err->msg);
+  const dab_az_net *n = m->net;
+  if (R->o.net_given && (n->blocks != R->o.blocks || n->filters != R->o.filters ||
+                         n->vhidden != R->o.vhidden || n->vfilters != R->o.vfilters))
+    st = dab_fail(err, DAB_EINPUT,
+                  "az: --init=%s holds a net of --blocks=%d --filters=%d --vhidden=%d --vfilters=%d; "
+                  "leave those out or give the same", R->o.init, n->blocks, n->filters, n->vhidden, n->vfilters);
+  else if (m->search.margin != R->o.margin)
+    st = dab_fail(err, DAB_EINPUT, "az: --init=%s values %s; train it with --value=%s", R->o.init,
+                  m->search.margin ? "margins" : "win/draw/loss", m->search.margin ? "margin" : "wdl");
+  if (!st) {
+    R->o.blocks = n->blocks;
+    R->o.filters = n->filters;
+    R->o.vhidden = n->vhidden;
+    R->o.vfilters = n->vfilters;
+    R->net = m->net;
+    m->net = NULL;
+    R->step_k = R->o.backward ? 1 : R->g->nlines;
+  }
+  dab_az_model_free(m);
+  return st;
+}
+
 /* ---- Snapshots ---------------------------------------------------------------- */
 
 #define AZ_COLUMNS \
@@ -317,6 +347,8 @@ dab_status dab_agent_train_az(dab_train_ctx *t, dab_err *err) {
   if (!dab_geom_fast(t->g)) return dab_fail(err, DAB_EBOARD, "az: boards of at most 64 lines");
   if ((st = az_find_trainer(R.o.trainer, sizeof R.o.trainer, err))) return st;
   if ((st = az_check_device_env(err))) return st;
+  if (R.o.init[0] && t->resume)
+    return dab_fail(err, DAB_EINPUT, "az: --init starts a run from a net, --resume continues one; give one");
   /* Snapshots grade against the oracle.  On a board none covers (5x5) a
   ** run trains ungraded unless --eval-per-step asked for grading. */
   const dab_oracle *oracle = NULL;
@@ -339,6 +371,8 @@ dab_status dab_agent_train_az(dab_train_ctx *t, dab_err *err) {
   st = az_trainer_start(&R.tr, R.o.trainer, lg, err);
   if (!st && t->resume) {
     st = resume(&R, t->resume, &before, err);
+  } else if (!st && R.o.init[0]) {
+    st = warm_start(&R, err);
   } else if (!st) {
     R.step_k = R.o.backward ? 1 : t->g->nlines;
     char seed[32];

@@ -104,6 +104,10 @@ dab_status az_opts_parse(dab_train_ctx *t, az_opts *o, dab_err *err) {
   o->eval_given = kstr(k, "eval-per-step") != NULL;
   const char *tr = kstr(k, "trainer");
   if (tr) snprintf(o->trainer, sizeof o->trainer, "%s", tr);
+  const char *init = kstr(k, "init");
+  if (init && !*init) return dab_fail(err, DAB_EINPUT, "train az: --init needs a model file (--init=FILE)");
+  if (init) snprintf(o->init, sizeof o->init, "%s", init);
+  o->net_given = kstr(k, "blocks") || kstr(k, "filters") || kstr(k, "vhidden") || kstr(k, "vfilters");
   return DAB_OK;
 }
 

@@ -30,6 +30,37 @@ echo "test_az_2x2.sh: az optimal-move rate against perfect: $opt"
 check "az optimal-move rate $opt >= ${AZ_2X2_MIN:-0.99}" \
   $PY -c "import sys; sys.exit(not float('$opt') >= float('${AZ_2X2_MIN:-0.99}'))"
 
+# --init=FILE: a run that starts from the trained model's net plays as
+# it does after one iteration at a negligible learning rate, where a fresh
+# net's run does not; a net of another shape is taken as it is.  Bad
+# --init use is one line, exit 2, and no model written.
+for w in warm fresh; do
+  init=(); [ $w = warm ] && init=(--init="$tmp/az.model")
+  run train az --board 2x2 --seed 7 --generations 1 --iter-games 20 --lr 1e-7 --eval-per-step 0 \
+    "${init[@]}" --out "$tmp/$w.model"
+  check "$w run exit 0 (got $rc: $err)" [ "$rc" -eq 0 ]
+  run arena --board 2x2 --p1 "az:$tmp/$w.model" --p2 perfect --games 200 --json
+  declare "opt_$w=$(json_get "$out" "d['p1']['optimal_rate']" 2>/dev/null || echo 0)"
+done
+echo "test_az_2x2.sh: --init run $opt_warm, fresh run $opt_fresh optimal against perfect"
+check "--init: plays as the trained model ($opt_warm >= 0.99)" \
+  $PY -c "import sys; sys.exit(not float('$opt_warm') >= 0.99)"
+check "--init: above a fresh net's run ($opt_fresh)" $PY -c "import sys; sys.exit(not $opt_fresh < $opt_warm)"
+run train az --board 2x2 --blocks=1 --filters=8 --vhidden=16 --generations 1 --iter-games 10 --eval-per-step 0 \
+  --out "$tmp/small.model"
+run train az --board 2x2 --init="$tmp/small.model" --generations 1 --iter-games 10 --eval-per-step 0 \
+  --out "$tmp/small2.model"
+check "--init: a b1 f8 v16 net trains on (got $rc: $err)" [ "$rc" -eq 0 ]
+check "--init: ... as a b1 f8 v16 net" grep -aq "blocks=1,filters=8,vhidden=16," "$tmp/small2.model"
+m="--init=$tmp/az.model"
+for bad in "$m --blocks=3" "$m --value=wdl" "$m --resume $tmp/stopped.ckpt" "$m --board 3x3" "--init=$tmp/none" "--init="; do
+  # shellcheck disable=SC2086  # each case is a word list
+  run train az --board 2x2 $bad --generations 1 --out "$tmp/bad.model"
+  check "--init with $bad: exit 2 (got $rc)" [ "$rc" -eq 2 ]
+  check "--init with $bad: one line ($err)" [ "$(printf '%s\n' "$err" | wc -l)" -eq 1 ]
+  check "--init with $bad: no model written" [ ! -e "$tmp/bad.model" ]
+done
+
 # A stopped run's checkpoint, exported: the model file is a fraction of the
 # checkpoint's size and plays exactly as the checkpoint does (same net,
 # same search; the arena's games are seeded), about 3 CPU-s.
