@@ -5,6 +5,7 @@
 #
 # Usage: bench/az_run.sh DAB TRAINER RUNDIR BOARD SEED HOURS [ARGS...]
 #   e.g. bench/az_run.sh bin/dab python/dab/az_train.py runs/bz 5x5 1 8 --backward
+# ARGS go to every segment but --init=FILE, which starts the run only.
 # RUNDIR gets model.az (the finished run), model.az.ckpt, log.csv,
 # train.out and train.err; a run whose model.az exists is left alone.  A
 # stopped and resumed run trains as a straight one.  SIGTERM (or SIGINT)
@@ -14,7 +15,7 @@
 # dab's exit status (train.err says why) when a segment fails.
 # See Copyright Notice in README.md
 set -u
-[ $# -ge 6 ] || { sed -n 2,15p "$0" >&2; exit 2; }
+[ $# -ge 6 ] || { sed -n 2,16p "$0" >&2; exit 2; }
 dab=$1 trainer=$2 rd=$3 board=$4 seed=$5 hours=$6
 shift 6
 child="" target=0
@@ -35,12 +36,16 @@ mkdir -p "$rd" || exit 2
   target=$(head -c 4096 "$rd/model.az.ckpt" | tr ',' '\n' | sed -n 's/^games=\([0-9]*\)$/\1/p' | head -n 1)
 case $target in '' | *[!0-9]*) target=0 ;; esac
 while [ ! -f "$rd/model.az" ]; do
-  res=()
-  [ -f "$rd/model.az.ckpt" ] && res=(--resume "$rd/model.az.ckpt")
+  res=() args=("$@")
+  # --init=FILE starts the run; a resumed one has its net in the checkpoint
+  if [ -f "$rd/model.az.ckpt" ]; then
+    res=(--resume "$rd/model.az.ckpt") args=()
+    for a in "$@"; do case $a in --init=*) ;; *) args+=("$a") ;; esac; done
+  fi
   target=$((target + ${SEG:-3000}))
   "$dab" train az --board "$board" --seed "$seed" --hours "$hours" --stop-at "$target" \
     --trainer="$trainer" --out "$rd/model.az" --checkpoint "$rd/model.az.ckpt" \
-    --log "$rd/log.csv" "${res[@]}" "$@" 2>>"$rd/train.err" >>"$rd/train.out" &
+    --log "$rd/log.csv" "${res[@]}" "${args[@]}" 2>>"$rd/train.err" >>"$rd/train.out" &
   child=$!
   wait "$child"
   rc=$?
