@@ -8,8 +8,9 @@
 # GRADES.csv, one row per graded player (the rows of bench/az5_steps.sh's
 # "players on chain positions, metric opt" table, with what the run was):
 #   name,cpu_h,s22,s23,s24,s25,s26,s27,s28,s29,s30,all
-# name: bz or az (a run's checkpoint; cpu_h its CPU-hours), or a reference
-# drawn as is (random, az0, "paper ..."); an empty cell is a step not given.
+# name: a run (bz, az, or any name; cpu_h, its checkpoint's CPU-hours,
+# given), or a reference drawn as is (random, az0, "paper ..."; cpu_h
+# empty); an empty step cell is a step not given.
 # Needs gnuplot (Debian package gnuplot-nox).
 # See Copyright Notice in README.md
 set -u
@@ -24,18 +25,19 @@ trap 'rm -rf "$tmp"' EXIT
 # latest rows (the highest cpu_h) and every reference row.
 awk -F, -v d="$tmp" '
   NR == 1 || $1 == "" { next }
-  $1 == "bz" || $1 == "az" {
-    print $2, $12 > (d "/curve_" $1)
+  $2 != "" {
+    if (!($1 in run)) { run[$1] = ++nrun; print $1 > (d "/runs") }
+    print $2, $12 > (d "/curve_" run[$1])
     if (!($1 in best) || $2 + 0 > best[$1] + 0) { best[$1] = $2; row[$1] = $0 }
     next
   }
   { ref[++n] = $0; if ($12 != "") print $12, $1 > (d "/level") }
   END {
-    for (r in row) ref[++n] = row[r]
+    for (r in row) ref[++n] = row[r]   # the runs last
     for (i = 1; i <= n; i++) {
       split(ref[i], f, ",")
       name = f[1]
-      if (name == "bz" || name == "az") name = name " at " f[2] " CPU-h"
+      if (f[2] != "") name = name " at " f[2] " CPU-h"
       file = d "/step_" i
       print name > (d "/names")
       for (s = 22; s <= 30; s++) if (f[s - 19] != "") print s, f[s - 19] > file
@@ -44,14 +46,17 @@ awk -F, -v d="$tmp" '
   }' "$csv"
 [ -s "$tmp/names" ] || { echo "az5_plot: $csv: no rows" >&2; exit 2; }
 
-colour() { case $1 in bz*) echo "#1f77b4" ;; az0*) echo "#bcbd22" ;; az*) echo "#d62728" ;; random*) echo "#7f7f7f" ;;
-  *BoxesZero*) echo "#17becf" ;; *AlphaZero*) echo "#ff9896" ;; *) echo "#2ca02c" ;; esac; }
-left="" right="" i=0
-for v in bz az; do
-  [ -s "$tmp/curve_$v" ] || continue
-  sort -n "$tmp/curve_$v" >"$tmp/curve_$v.s"
-  left="$left${left:+, }\"$tmp/curve_$v.s\" using 1:2 with linespoints lw 2 pt 7 lc rgb \"$(colour $v)\" title \"$v\""
-done
+# bz and az keep their colours; other runs take the next of the rest
+others=("#2ca02c" "#9467bd" "#ff7f0e" "#8c564b" "#e377c2")
+colour() { case $1 in "bz" | "bz at"*) echo "#1f77b4" ;; az0*) echo "#bcbd22" ;; "az" | "az at"*) echo "#d62728" ;;
+  random*) echo "#7f7f7f" ;; *BoxesZero*) echo "#17becf" ;; *AlphaZero*) echo "#ff9896" ;;
+  *) local k; k=$(grep -Fxn -- "${1% at *}" "$tmp/runs" | cut -d: -f1); echo "${others[$(((${k:-1} - 1) % 5))]}" ;; esac; }
+left="" right="" i=0 k=0
+while IFS= read -r v; do
+  k=$((k + 1))
+  sort -n "$tmp/curve_$k" >"$tmp/curve_$k.s"
+  left="$left${left:+, }\"$tmp/curve_$k.s\" using 1:2 with linespoints lw 2 pt 7 lc rgb \"$(colour "$v")\" title \"$v\""
+done < <([ -s "$tmp/runs" ] && cat "$tmp/runs")
 [ -s "$tmp/level" ] && while read -r val name; do
   left="$left${left:+, }$val with lines lw 1.5 dt 2 lc rgb \"$(colour "$name")\" title \"$name\""
 done <"$tmp/level"
