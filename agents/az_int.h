@@ -85,6 +85,8 @@ int az_opts_write(const az_opts *o, char *out, size_t cap);
 ** RETURN: DAB_OK; DAB_ECORRUPT (err: the first bad line) for another
 ** version, an unknown name or a value that does not parse. */
 dab_status az_opts_read(az_opts *o, const char *text, size_t n, dab_err *err);
+/* Reads t's --KEY=VALUE options over *o (keys not given keep *o's values).
+** RETURN: DAB_OK; DAB_EINPUT naming the option for a bad value. */
 dab_status az_opts_parse(dab_train_ctx *t, az_opts *o, dab_err *err);
 dab_status az_find_trainer(char *out, size_t cap, dab_err *err);
 /* Checks $DAB_AZ_DEVICE's name (unset, empty, cpu, cuda, cuda:N, auto).

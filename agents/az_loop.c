@@ -195,6 +195,32 @@ static dab_status resume(az_run *R, const char *path, double *seconds, dab_err *
   return DAB_OK;
 }
 
+/* A resumed run keeps the settings its checkpoint holds: the command
+** line may change the CPU budget (--hours) and nothing else a checkpoint
+** stores, so a setting given that differs is an error, not ignored. */
+static dab_status resume_opts(az_run *R, dab_train_ctx *t, dab_err *err) {
+  az_opts given = R->o;
+  dab_status st = az_opts_parse(t, &given, err);
+  if (st) return st;
+  double hours = given.hours;
+  given.hours = R->o.hours;
+  char had[4096], want[4096];
+  int hn = az_opts_write(&R->o, had, sizeof had), wn = az_opts_write(&given, want, sizeof want);
+  if (hn < 0 || wn < 0) return dab_fail(err, DAB_EINPUT, "az: options too long");
+  for (const char *h = had, *w = want; *h && *w;) {
+    size_t hl = strcspn(h, "\n"), wl = strcspn(w, "\n");
+    if (hl != wl || memcmp(h, w, hl))
+      return dab_fail(err, DAB_EINPUT,
+                      "az: the checkpoint trains with %.*s, not %.*s: a resumed run keeps its settings, "
+                      "all but --hours (--init=CHECKPOINT starts a new run from its net)",
+                      (int)hl, h, (int)wl, w);
+    h += hl + (h[hl] != 0);
+    w += wl + (w[wl] != 0);
+  }
+  R->o.hours = hours;
+  return DAB_OK;
+}
+
 /* Starts the run from --init's net: its shape replaces the options'
 ** (which must agree where they were given), its weights the fresh net's;
 ** the replay buffer, Adam's state and the counters start empty.  A
@@ -371,6 +397,7 @@ dab_status dab_agent_train_az(dab_train_ctx *t, dab_err *err) {
   st = az_trainer_start(&R.tr, R.o.trainer, lg, err);
   if (!st && t->resume) {
     st = resume(&R, t->resume, &before, err);
+    if (!st) st = resume_opts(&R, t, err);
   } else if (!st && R.o.init[0]) {
     st = warm_start(&R, err);
   } else if (!st) {

@@ -59,8 +59,10 @@ void az_opts_default(az_opts *o) {
 
 dab_status az_opts_parse(dab_train_ctx *t, az_opts *o, dab_err *err) {
   dab_kopts *k = t->kopts;
-  bool no_th = false, no_aug = false, no_cl = false;
-  int value = o->margin ? 1 : 0, prefix = 0, adam = 0;
+  /* Over *o's values, so that parsing over a checkpoint's settings
+  ** changes only what the command line gives. */
+  bool no_th = !o->theorems, no_aug = !o->augment, no_cl = !o->chainloop;
+  int value = o->margin ? 1 : 0, prefix = o->prefix_random ? 1 : 0, adam = o->adam_reset ? 1 : 0;
   dab_status st;
   if ((st = kflag(k, "backward", &o->backward, err)) || (st = kflag(k, "no-theorems", &no_th, err)) ||
       (st = kflag(k, "no-augment", &no_aug, err)) || (st = kflag(k, "no-chainloop", &no_cl, err)) ||

@@ -76,6 +76,23 @@ play_as() { "$DAB" arena --board 2x2 --p1 "az:$1" --p2 perfect --games 40 --json
 a=$(play_as "$tmp/exported.model") b=$(play_as "$tmp/stopped.ckpt")
 check "exported model plays as its checkpoint ($a against $b)" [ -n "$a" -a "$a" = "$b" ]
 
+# A resumed run keeps its checkpoint's settings: one given that differs
+# is one line naming it and exit 2; --hours is the one that may change
+# (a spent budget ends the run at once, before --generations 3).
+sum=$(cksum <"$tmp/stopped.ckpt")
+for bad in --lr=0.01 --no-theorems --iter-games=30 --backward; do
+  run train az --board 2x2 --resume "$tmp/stopped.ckpt" $bad --out "$tmp/resumed.model"
+  check "resume with $bad: exit 2 (got $rc)" [ "$rc" -eq 2 ]
+  check "resume with $bad: one line naming the setting ($err)" \
+    bash -c '[ $(printf "%s\n" "$1" | wc -l) -eq 1 ] && grep -q "the checkpoint trains with" <<<"$1"' _ "$err"
+  check "resume with $bad: checkpoint unchanged, no model" \
+    [ "$(cksum <"$tmp/stopped.ckpt")" = "$sum" -a ! -e "$tmp/resumed.model" ]
+done
+run train az --board 2x2 --resume "$tmp/stopped.ckpt" --iter-games 20 --hours=0.0000001 --generations 3 \
+  --out "$tmp/resumed.model"
+check "resume with --hours: exit 0 (got $rc: $err)" [ "$rc" -eq 0 ]
+check "resume with --hours: the new budget ends it at 20 games" grep -aq ",games=20," "$tmp/resumed.model"
+
 # The trainer's device (DAB_AZ_DEVICE): auto resumes the stopped run on
 # what this machine has.  A name that is no device is refused up front
 # (exit 2); one this machine lacks (cuda without a GPU) only the trainer
