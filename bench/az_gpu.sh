@@ -6,7 +6,8 @@
 # Usage: bench/az_gpu.sh SECONDS BOARD DIR="ARGS" [DIR="ARGS"...]
 #   e.g. bench/az_gpu.sh 380 5x5 runs/bz="--backward --mit=20" runs/az=
 # Each DIR holds a run as bench/az_seeds.sh leaves it (model.az.ckpt,
-# log.csv; SEED=1, HOURS=8 CPU-hours): it trains on in segments of SEG
+# log.csv; SEED=1; HOURS=H makes its CPU budget H hours, by default it
+# keeps its checkpoint's): it trains on in segments of SEG
 # games (default 1000; bench/az_run.sh), each ending with a checkpoint,
 # until SECONDS have passed, then stops with its checkpoint, ready to
 # resume anywhere.
@@ -59,7 +60,7 @@ for spec in "${specs[@]}"; do
   dir=${spec%%=*}
   # shellcheck disable=SC2086  # ARGS is a word list by design
   SEG=${SEG:-1000} DAB_AZ_DEVICE=$DEV timeout --foreground -s TERM "$secs" bash "$root/bench/az_run.sh" \
-    "$DAB" "$TR" "$dir" "$board" "${SEED:-1}" "${HOURS:-8}" --threads "${THREADS:-8}" ${spec#*=} &
+    "$DAB" "$TR" "$dir" "$board" "${SEED:-1}" "${HOURS:--}" --threads "${THREADS:-8}" ${spec#*=} &
   dirs+=("$dir")
 done
 keep() { # copies in OUT, named after each run's folder

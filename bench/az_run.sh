@@ -5,7 +5,9 @@
 #
 # Usage: bench/az_run.sh DAB TRAINER RUNDIR BOARD SEED HOURS [ARGS...]
 #   e.g. bench/az_run.sh bin/dab python/dab/az_train.py runs/bz 5x5 1 8 --backward
-# ARGS go to every segment but --init=FILE, which starts the run only.
+# HOURS is the run's CPU budget (a resumed run takes it as its new one), or
+# - to keep the checkpoint's.  ARGS go to every segment but --init=FILE,
+# which starts the run only.
 # RUNDIR gets model.az (the finished run), model.az.ckpt, log.csv,
 # train.out and train.err; a run whose model.az exists is left alone.  A
 # stopped and resumed run trains as a straight one.  SIGTERM (or SIGINT)
@@ -15,7 +17,7 @@
 # dab's exit status (train.err says why) when a segment fails.
 # See Copyright Notice in README.md
 set -u
-[ $# -ge 6 ] || { sed -n 2,16p "$0" >&2; exit 2; }
+[ $# -ge 6 ] || { sed -n 2,17p "$0" >&2; exit 2; }
 dab=$1 trainer=$2 rd=$3 board=$4 seed=$5 hours=$6
 shift 6
 child="" target=0
@@ -29,6 +31,11 @@ stop() {
   exit 130
 }
 trap stop TERM INT
+budget=(--hours "$hours")
+if [ "$hours" = - ]; then
+  budget=()
+  [ -f "$rd/model.az.ckpt" ] || [ -f "$rd/model.az" ] || { echo "az_run: $rd: HOURS - needs a run to resume" >&2; exit 2; }
+fi
 mkdir -p "$rd" || exit 2
 # Segments count from the games in the checkpoint's header (the log's
 # last row can lag it by a snapshot interval).
@@ -43,7 +50,7 @@ while [ ! -f "$rd/model.az" ]; do
     for a in "$@"; do case $a in --init=*) ;; *) args+=("$a") ;; esac; done
   fi
   target=$((target + ${SEG:-3000}))
-  "$dab" train az --board "$board" --seed "$seed" --hours "$hours" --stop-at "$target" \
+  "$dab" train az --board "$board" --seed "$seed" "${budget[@]}" --stop-at "$target" \
     --trainer="$trainer" --out "$rd/model.az" --checkpoint "$rd/model.az.ckpt" \
     --log "$rd/log.csv" "${res[@]}" "${args[@]}" 2>>"$rd/train.err" >>"$rd/train.out" &
   child=$!

@@ -67,13 +67,16 @@ check "az_run: resumed from $g games ($(last_games "$T/b"))" test "$(last_games 
 # stops with its checkpoint, a copy lands in OUT, nothing is left running.
 g=$(last_games "$T/b")
 mkdir -p "$T/out"
-OUT="$T/out" DEV=cpu BENCH=0 THREADS=1 SEG=100000 HOURS=1 \
+OUT="$T/out" DEV=cpu BENCH=0 THREADS=1 SEG=100000 \
   bash bench/az_gpu.sh 6 2x2 "$T/b=${ARGS[*]}" >"$T/gpu.out" 2>&1
 check "az_gpu: exit 0 ($(tail -n 2 "$T/gpu.out"))" test $? = 0
 check "az_gpu: stopped with its checkpoint past $g games ($(last_games "$T/b"))" \
   test "$(last_games "$T/b")" -gt "${g:-999999}"
 check "az_gpu: the copy in OUT is the checkpoint" cmp -s "$T/out/b.ckpt" "$T/b/model.az.ckpt"
 check "az_gpu: nothing left running" bash -c '! pgrep -f "az_run.sh .* $1/b " >/dev/null' _ "$T"
+SEG=20 bash bench/az_run.sh "$DAB" "$TR" "$T/c" 2x2 1 - "${ARGS[@]}" 2>"$T/c.err"
+check "az_run: HOURS - without a run exits 2" test $? = 2
+check "az_run: ... and says so" grep -q "HOURS - needs a run to resume" "$T/c.err"
 bash bench/az_gpu.sh 6 2x2 "$T/none=" 2>"$T/gpu.err"
 check "az_gpu: a folder with no run exits 2" test $? = 2
 check "az_gpu: ... and names it" grep -q "$T/none: no run to resume" "$T/gpu.err"
