@@ -243,6 +243,31 @@ void cli_batch_error(FILE *f, const char *cmd, long line, const char *input, con
   cli_error_tail(msg);
 }
 
+int cli_batch_failure(FILE *f, const char *cmd, long line, const char *input, dab_status st, const char *msg,
+                      bool *damage_said) {
+  bool damage = st == DAB_ECORRUPT || st == DAB_EIO;
+  if (!damage) {
+    cli_batch_error(f, cmd, line, input, msg);
+    return cli_exit_code(st);
+  }
+  /* The JSON object for this line; stderr only once: a damaged block can
+  ** fail thousands of lines, and the file's name and check are the news. */
+  fprintf(f, "{\"line\":%ld,\"input\":", line);
+  json_string(f, input);
+  fputs(",\"error\":", f);
+  json_string(f, msg);
+  fputs("}\n", f);
+  fflush(f);
+  if (!*damage_said) {
+    *damage_said = true;
+    fprintf(stderr, "dab %s: line %ld: ", cmd, line);
+    cli_error_tail(msg);
+    fprintf(stderr, "dab %s: going on: lines that need a damaged block get an error object; "
+                    "the exit status will be 1\n", cmd);
+  }
+  return cli_exit_code(st);
+}
+
 bool cli_on_path(const char *prog) {
   const char *path = getenv("PATH");
   if (!path) path = "/usr/bin:/bin";

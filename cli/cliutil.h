@@ -79,6 +79,18 @@ void cli_print_components_json(FILE *f, const dab_sc_view *v);
 */
 void cli_batch_error(FILE *f, const char *cmd, long line, const char *input, const char *msg);
 
+/*
+** The result of one failed batch line, by its status st: writes the error
+** object on f as cli_batch_error does.  A damaged file (DAB_ECORRUPT,
+** DAB_EIO) is said on stderr the first time only (*damage_said, false at
+** the start of the batch, becomes true), with a note that the batch goes
+** on; any other failure is said on every line.
+** RETURN: the line's exit status (cli_exit_code(st)): the batch exits with
+** the largest.
+*/
+int cli_batch_failure(FILE *f, const char *cmd, long line, const char *input, dab_status st, const char *msg,
+                      bool *damage_said);
+
 /* A dab_progress_fn that draws one updating line on stderr when stderr is
 ** a terminal (rate and ETA), and prints nothing otherwise. */
 void cli_progress(void *ctx, const dab_progress *p);

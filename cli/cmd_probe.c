@@ -18,7 +18,9 @@ static const char usage[] =
     "data/tb/ (dab info).\n"
     "With '-', every stdin line is a position (RxC, RxC:DBN or RxC@m1,m2,...) and\n"
     "every output line one JSON object {\"rows\",\"cols\",\"value\",\"moves\",\"best\"};\n"
-    "a bad line gives {\"line\":N,\"input\":...,\"error\":...} and the exit code is then 2.\n";
+    "a line that fails gives {\"line\":N,\"input\":...,\"error\":...} and the batch goes\n"
+    "on: every line gets one output line.  Exit code 2 when a line was bad input,\n"
+    "else 1 when one needed a damaged block of FILE (said once on stderr).\n";
 
 /* Appends the decimal v at *pp. */
 static void put_int(char **pp, int v) {
@@ -71,7 +73,8 @@ static int probe_stream(dabtb *tb) {
   char *line = NULL;
   size_t cap = 0;
   ssize_t n;
-  int bad = 0;
+  int rc = CLI_OK;
+  bool damage_said = false;
   long lineno = 0;
   dab_err err;
   while ((n = getline(&line, &cap, stdin)) >= 0) {
@@ -83,20 +86,16 @@ static int probe_stream(dabtb *tb) {
     uint64_t pos;
     dab_status st = dabtb_parse(tb, s, &pos, &err);
     if (!st) st = dabtb_analyze(tb, pos, &a, &err);
-    if (st) {
-      cli_batch_error(stdout, "probe", lineno, s, err.msg);
-      if (st == DAB_ECORRUPT) {
-        free(line);
-        return CLI_FAIL;
-      }
-      bad = 1;
+    if (st) { /* one error object per failed line; the batch goes on */
+      int e = cli_batch_failure(stdout, "probe", lineno, s, st, err.msg, &damage_said);
+      if (e > rc) rc = e;
       continue;
     }
     fwrite(json, 1, format_json(json, g, &a), stdout);
   }
   free(line);
   fflush(stdout);
-  return bad ? CLI_USAGE : CLI_OK;
+  return rc;
 }
 
 int dab_cmd_probe(int argc, char **argv) {

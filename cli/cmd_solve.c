@@ -335,6 +335,7 @@ static int solve_stdin(solve_cfg *c) {
   static dab_parsed p;
   static dab_analysis a;
   int rc = CLI_OK;
+  bool damage_said = false;
   long lineno = 0;
   while (fgets(line, sizeof line, stdin)) {
     lineno++;
@@ -345,15 +346,16 @@ static int solve_stdin(solve_cfg *c) {
     stopped = false;
     dab_status st = dab_parse_position(line, &p, &err);
     if (!st) st = solve_one(&p, c, &a, extra, sizeof extra, text_extra, sizeof text_extra, &err);
-    if (st && stopped && !*cli_cancel_on_signal()) { /* --node-limit: the bounds, then go on */
+    if (st && stopped) { /* the bounds object (exact:false); a node limit goes on, Ctrl-C ends */
+      bool signalled = *cli_cancel_on_signal();
       fprintf(stderr, "dab solve: line %ld: %s\n", lineno, err.msg);
       print_stopped_json(&p);
       if (rc < CLI_FAIL) rc = CLI_FAIL;
+      if (signalled) break;
       continue;
     }
     if (st) {
-      cli_batch_error(stdout, "solve", lineno, line, err.msg);
-      int e = cli_exit_code(st);
+      int e = cli_batch_failure(stdout, "solve", lineno, line, st, err.msg, &damage_said);
       if (e > rc) rc = e;
       if (st == DAB_ECANCELED) break;
       continue;

@@ -103,6 +103,55 @@ try:
         kinds.add(type(e).__name__ if e is None or isinstance(e, dab.DabError) else "not DabError")
     check("DabCorruptError" in kinds and "not DabError" not in kinds,
           "a damaged file raises DabCorruptError (%s)" % sorted(kinds))
+    # A tablebase cut short is damaged, not bad input: DabCorruptError.
+    dab.build("2x2", path)
+    whole = open(path, "rb").read()
+    for cut in (100, 5000, len(whole) // 2):
+        with open(path, "wb") as f:
+            f.write(whole[:cut])
+        check_raises(lambda: dab.Tablebase(path), dab.DabCorruptError, None, 5, "a table cut to %d bytes" % cut)
+
+    # Batches past a damaged block: on_error="mask" answers every other
+    # position, masks the damaged ones and warns once; "raise" raises.
+    import warnings
+    import numpy as np
+    good_path, bad_dir = os.path.join(tmp, "good33.dab"), os.path.join(tmp, "bad33")
+    os.mkdir(bad_dir)
+    dab.build("3x3", good_path)
+    d = bytearray(open(good_path, "rb").read())
+    offs, at = [], 0
+    while True:
+        at = d.find(b"DBK1", at)
+        if at < 0:
+            break
+        offs.append(at)
+        at += 4
+    big = [o for o in offs if o % 4096 == 16]   # the biggest block record, in overflow pages
+    o = max(big, key=lambda o: min([x for x in offs if x > o] + [len(d)]) - o)
+    d[o + 100] ^= 0x5A
+    bad_path = os.path.join(bad_dir, "3x3.dab")
+    with open(bad_path, "wb") as f:
+        f.write(d)
+    rng = np.random.default_rng(7)
+    pos = (rng.integers(0, 2, size=(2000, 24)) << np.arange(24)).sum(axis=1).astype(np.uint64)
+    want = dab.Tablebase(good_path).values(pos)
+    for name, make in (("Tablebase", lambda: dab.Tablebase(bad_path)),
+                       ("Oracle", lambda: dab.Oracle("3x3", tb_dir=bad_dir, read_only=True))):
+        h = make()
+        check_raises(lambda: h.values(pos), dab.DabCorruptError, None, 5, "%s.values on a damaged block" % name)
+        with warnings.catch_warnings(record=True) as seen:
+            warnings.simplefilter("always")
+            got = h.values(pos, on_error="mask")
+        nbad = int(np.ma.count_masked(got))
+        check(isinstance(got, np.ma.MaskedArray) and 1 <= nbad < len(pos) // 2,
+              "%s.values(on_error='mask'): %d of %d masked" % (name, nbad, len(pos)))
+        check(np.array_equal(got.compressed(), want[~np.ma.getmaskarray(got)]),
+              "%s.values(on_error='mask'): every answer equals the intact table's" % name)
+        check(len(seen) == 1 and "block" in str(seen[0].message),
+              "%s.values(on_error='mask'): one warning naming the block (%d)" % (name, len(seen)))
+        e = raised(lambda: h.values(pos, on_error="skip"))
+        check(isinstance(e, ValueError), "%s.values: an unknown on_error is a ValueError" % name)
+        h.close()
     s44 = dab.Oracle("4x4", search=True, node_limit=1000, hash_mb=16)
     check_raises(lambda: s44.value("4x4"), dab.DabCanceledError, None, 6, "a node limit")
     s44.close()

@@ -188,7 +188,12 @@ static json_t *analyze_one(dab_service *s, const char *text, uint64_t *nodes_lef
     add_bounds(o, info.lower, info.upper);
   } else if (st) {
     json_decref(o);
-    if (st == DAB_EINPUT) set_err(e, 400, "bad_position", prefix, "%s", err.msg);
+    if (st == DAB_ECORRUPT || st == DAB_EIO) {
+      /* The operator hears of a damaged file once; each answer it fails says so itself. */
+      if (atomic_fetch_add(&s->damaged, 1) == 0)
+        fprintf(stderr, "dab serve: %s (answers that need a damaged block fail with kind corrupt_table)\n", err.msg);
+      set_err(e, 500, "corrupt_table", prefix, "%s", err.msg);
+    } else if (st == DAB_EINPUT) set_err(e, 400, "bad_position", prefix, "%s", err.msg);
     else if (st == DAB_ENOMEM) set_err(e, 503, "no_memory", prefix, "%s", err.msg);
     else set_err(e, 500, "internal", prefix, "%s", err.msg);
     return NULL;
@@ -237,6 +242,7 @@ static dab_status post_analyze(dab_service *s, const char *body, size_t len, dab
   }
   uint64_t budget = s->opts.search_node_limit;
   json_t *results = json_array();
+  size_t failed = 0;
   for (size_t i = 0; i < n; i++) {
     json_t *item = json_array_get(list, i);
     char prefix[48];
@@ -244,6 +250,12 @@ static dab_status post_analyze(dab_service *s, const char *body, size_t len, dab
     api_err e;
     json_t *o = json_is_string(item) ? analyze_one(s, json_string_value(item), &budget, prefix, &e) : NULL;
     if (!json_is_string(item)) set_err(&e, 400, "bad_position", prefix, "not a string");
+    if (!o && !strcmp(e.kind, "corrupt_table")) { /* a damaged block fails its item, not the batch */
+      json_array_append_new(results, json_pack("{s:s,s:s,s:s}", "pos", json_string_value(item), "error", e.msg,
+                                                "kind", e.kind));
+      failed++;
+      continue;
+    }
     if (!o) {
       json_decref(results);
       json_decref(doc);
@@ -255,6 +267,7 @@ static dab_status post_analyze(dab_service *s, const char *body, size_t len, dab
   json_t *o = json_object();
   json_object_set_new(o, "results", results);
   json_object_set_new(o, "nodes_left", json_integer((json_int_t)budget));
+  json_object_set_new(o, "failed", json_integer((json_int_t)failed));
   return reply_json(r, 200, o);
 }
 
@@ -354,6 +367,7 @@ static dab_status get_health(dab_service *s, dab_service_reply *r) {
   json_object_set_new(o, "uptime_s", json_integer((json_int_t)(time(NULL) - s->started)));
   json_object_set_new(o, "requests", json_integer((json_int_t)req));
   json_object_set_new(o, "errors", json_integer((json_int_t)errs));
+  json_object_set_new(o, "damaged", json_integer((json_int_t)atomic_load(&s->damaged)));
   json_object_set_new(o, "search", json_boolean(!s->opts.no_search));
   json_object_set_new(o, "search_node_limit", json_integer((json_int_t)s->opts.search_node_limit));
   json_object_set_new(o, "max_body", json_integer((json_int_t)s->opts.max_body));

@@ -47,6 +47,7 @@ struct dab_service {
   int port;
   volatile sig_atomic_t cancel;   /* raised on shutdown: running searches stop */
   _Atomic uint64_t requests, errors, seeds;
+  _Atomic uint64_t damaged;       /* answers a damaged tablebase block failed */
   time_t started;
 };
 

@@ -83,14 +83,17 @@ const uint8_t *dabtb_block_payload(const dabtb *tb, uint32_t i, uint8_t **owned,
 
 /* Walks the B-tree pages of env (opened read-only on a file of file_size
 ** bytes) and checks every offset and page number.  RETURN: DAB_OK, or
-** DAB_EINPUT ("damaged") before LMDB itself could read out of bounds. */
+** DAB_ECORRUPT ("truncated or damaged") before LMDB itself could read out
+** of bounds. */
 dab_status dabtb_lmdb_structure(MDB_env *env, uint64_t file_size, const char *path, dab_err *err);
 
 /* Checks the two LMDB meta pages of the file at path (a file of
 ** file_size bytes) before mdb_env_open reads them: page flags, magic,
 ** version, and a page size LMDB can use (a power of two, 512..65536; LMDB
 ** divides by it).  RETURN: DAB_OK; DAB_EINPUT ("not a dab tablebase") for
-** a file too small or with no LMDB meta; DAB_EIO when it cannot be read. */
+** a file with no valid first LMDB meta page; DAB_ECORRUPT when the first
+** is valid and the second missing (cut short) or bad; DAB_EIO when it
+** cannot be read. */
 dab_status dabtb_lmdb_meta(const char *path, uint64_t file_size, dab_err *err);
 
 /* The stored byte of a canonical indexed position; DAB_OK or an error. */

@@ -147,7 +147,7 @@ static dab_status structure_once(MDB_env *env, uint64_t file_size, const char *p
   /* Two meta pages at least, and last < size / psize: the product
   ** (last + 1) * psize of a damaged last_pgno can wrap to a small size. */
   if (w.psize < 512 || w.last < 1 || w.last >= file_size / w.psize)
-    return dab_fail(err, DAB_EINPUT, "%s: truncated or damaged (page size %llu)", path,
+    return dab_fail(err, DAB_ECORRUPT, "%s: truncated or damaged (page size %llu)", path,
                     (unsigned long long)w.psize);
   /* Our own read-only view of the file (LMDB does not expose its map). */
   int fd = open(path, O_RDONLY);
@@ -187,11 +187,16 @@ dab_status dabtb_lmdb_meta(const char *path, uint64_t file_size, dab_err *err) {
   if (fd < 0) return dab_fail(err, DAB_EIO, "%s: cannot open", path);
   uint64_t off = 0, psize = 0;
   dab_status st = DAB_OK;
+  /* A bad first meta page says "not a tablebase" (EINPUT); once it is
+  ** good, the file is an LMDB file whose damage is corruption (ECORRUPT),
+  ** however it came about: cut short, or bytes changed. */
   for (int i = 0; i < 2 && !st; i++) {
     uint8_t pg[PAGEHDR + 48];
     if (off + sizeof pg > file_size || pread(fd, pg, sizeof pg, (off_t)off) != (ssize_t)sizeof pg) {
-      st = dab_fail(err, DAB_EINPUT, "%s: not a dab tablebase (%llu bytes: no LMDB meta page %d)", path,
-                    (unsigned long long)file_size, i);
+      st = i ? dab_fail(err, DAB_ECORRUPT, "%s: truncated (%llu bytes: no second LMDB meta page)", path,
+                        (unsigned long long)file_size)
+             : dab_fail(err, DAB_EINPUT, "%s: not a dab tablebase (%llu bytes: no LMDB meta page)", path,
+                        (unsigned long long)file_size);
       break;
     }
     uint16_t flags;
@@ -202,10 +207,11 @@ dab_status dabtb_lmdb_meta(const char *path, uint64_t file_size, dab_err *err) {
     memcpy(&ps, pg + PAGEHDR + 24, 4); /* dbs[FREE].pad holds the page size */
     if (!(flags & P_META) || magic != META_MAGIC || version != META_VERSION || ps < MIN_PAGE || ps > MAX_PAGE ||
         (ps & (ps - 1)))
-      st = dab_fail(err, DAB_EINPUT, "%s: not a dab tablebase (LMDB meta page %d invalid)", path, i);
+      st = i ? dab_fail(err, DAB_ECORRUPT, "%s: damaged (LMDB meta page 1 invalid)", path)
+             : dab_fail(err, DAB_EINPUT, "%s: not a dab tablebase (LMDB meta page 0 invalid)", path);
     if (!i) psize = off = ps;
-    else if (ps != psize)
-      st = dab_fail(err, DAB_EINPUT, "%s: not a dab tablebase (LMDB meta pages disagree)", path);
+    else if (!st && ps != psize)
+      st = dab_fail(err, DAB_ECORRUPT, "%s: damaged (LMDB meta pages disagree)", path);
   }
   close(fd);
   return st;

@@ -242,12 +242,13 @@ dab_status dabtb_open(const char *path, const dabtb_opts *opts, dabtb **out, dab
   if (stat(path, &sb) != 0)
     return dab_fail(err, DAB_EINPUT, "%s: %s", path, strerror(errno));
   if (!S_ISREG(sb.st_mode)) return dab_fail(err, DAB_EINPUT, "%s: not a regular file", path);
-  if (sb.st_size < 8192)
-    return dab_fail(err, DAB_EINPUT, "%s: not a dab tablebase (%lld bytes: too small or truncated)",
-                    path, (long long)sb.st_size);
-  /* LMDB trusts its meta pages too (it divides by their page size). */
+  /* LMDB trusts its meta pages too (it divides by their page size).  The
+  ** check also tells a cut tablebase (ECORRUPT) from another file (EINPUT). */
   dab_status mst = dabtb_lmdb_meta(path, (uint64_t)sb.st_size, err);
   if (mst) return mst;
+  if (sb.st_size < 8192)
+    return dab_fail(err, DAB_ECORRUPT, "%s: truncated (%lld bytes; a tablebase has at least two pages)", path,
+                    (long long)sb.st_size);
   dabtb *tb = calloc(1, sizeof *tb);
   if (!tb) return dab_fail(err, DAB_ENOMEM, "out of memory");
   snprintf(tb->path, sizeof tb->path, "%s", path);
@@ -292,7 +293,7 @@ dab_status dabtb_open(const char *path, const dabtb_opts *opts, dabtb **out, dab
     mdb_env_stat(tb->env, &est);
     /* compared as a page count: a damaged last_pgno's product can wrap */
     if (!est.ms_psize || info.me_last_pgno >= (uint64_t)sb.st_size / est.ms_psize) {
-      st = dab_fail(err, DAB_EINPUT, "%s: truncated (%lld bytes; its pages run to page %llu of %u bytes)", path,
+      st = dab_fail(err, DAB_ECORRUPT, "%s: truncated (%lld bytes; its pages run to page %llu of %u bytes)", path,
                     (long long)sb.st_size, (unsigned long long)info.me_last_pgno, est.ms_psize);
       goto fail;
     }

@@ -46,9 +46,9 @@ typedef struct dabtb_opts {
 ** PARAMETERS: path of a .dab file; opts may be NULL.
 ** RETURN: DAB_OK and *out; DAB_EINPUT when path is not a usable
 ** tablebase (missing, not LMDB, no dab meta, bad magic, another format
-** version, truncated); DAB_ECORRUPT when it is one but damaged (invalid
-** LMDB page structure, meta checksum mismatch, missing blocks);
-** DAB_ENOMEM.  On error *out is NULL.
+** version); DAB_ECORRUPT when it is one but damaged, however: cut short
+** (truncated), invalid LMDB page structure or second meta page, meta
+** checksum mismatch, missing blocks; DAB_ENOMEM.  On error *out is NULL.
 ** NOTES: checks every B-tree page of the file (so a damaged file is
 ** refused rather than read out of bounds), magic, format version,
 ** geometry and the meta checksum, and maps the block directory: about a

@@ -64,6 +64,26 @@ l=[json.loads(x) for x in sys.argv[1].splitlines()]
 sys.exit(0 if l[0]["value"]==2 and l[1]["line"]==2 and "error" in l[1] and l[2]["rows"]==1 else 1)' "$out"
 check "stdin: one-line error on stderr" test "$(wc -l <"$tmp/err")" = 1
 
+# stdin, Ctrl-C during a search: that line gets the bounds object
+# (exact:false, "value" once proved), not an error string; the batch ends.
+mkfifo "$tmp/in"
+"$DAB" solve - --search --hash 64M --no-store <"$tmp/in" >"$tmp/int.out" 2>"$tmp/int.err" &
+spid=$!
+exec 7>"$tmp/in"
+printf '2x2\n4x4\n' >&7
+for _ in $(seq 100); do [ -s "$tmp/int.out" ] && break; sleep 0.1; done
+sleep 1.5
+kill -INT "$spid"; printf '2x2\n' >&7; exec 7>&-
+wait "$spid"; rc=$?
+check "stdin, Ctrl-C: exit 1 (got $rc)" test "$rc" = 1
+check "stdin, Ctrl-C: the stopped line is the bounds object, the batch ends" py '
+import json,sys
+l=[json.loads(x) for x in open(sys.argv[1]).read().splitlines()]
+b=l[-1]
+ok = len(l)==2 and l[0]["value"]==2 and "error" not in b and b["exact"] is False and b["lower"]<=b["upper"]
+ok = ok and (("value" in b) == (b["lower"]==b["upper"])) and b["rows"]==4
+sys.exit(0 if ok else 1)' "$tmp/int.out"
+
 # Bad options: exit 2, one line.
 for bad in "--hash 0" "--hash 12Q" "--threads 0"; do
   run solve 3x3 --search $bad

@@ -125,6 +125,58 @@ wait "$pid"; rc=$?
 check "SIGTERM: exit 0 (got $rc)" [ "$rc" = 0 ]
 check "SIGTERM: says stopped" grep -q 'stopped after' "$T/serve.err"
 
+"$DAB" serve --port 0 >"$T/one.out" 2>"$T/one.err" &
+opid=$!
+for _ in $(seq 100); do grep -q http "$T/one.out" && break; sleep 0.1; done
+curl -s -o /dev/null "$(grep -o 'http://[^ ]*' "$T/one.out")api/v1/health"
+kill -TERM "$opid"; wait "$opid"
+check "one request: 'stopped after 1 request ('" grep -q 'stopped after 1 request (' "$T/one.err"
+
+# A damaged table: a batch answers every other item; the damaged ones fail
+# alone (kind corrupt_table); stderr says it once; /health counts them.
+mkdir -p "$T/dtb"
+"$DAB" build 3x3 -o "$T/dtb/good.dab" >/dev/null 2>&1
+$PY - "$T/dtb/good.dab" "$T/dtb/3x3.dab" <<'PYEOF'
+import sys
+d = bytearray(open(sys.argv[1], "rb").read())
+offs, s = [], 0
+while True:
+    s = d.find(b"DBK1", s)
+    if s < 0: break
+    offs.append(s); s += 4
+big = [o for o in offs if o % 4096 == 16]     # the biggest block record, in overflow pages
+o = max(big, key=lambda o: min([x for x in offs if x > o] + [len(d)]) - o)
+d[o + 100] ^= 0x5A
+open(sys.argv[2], "wb").write(d)
+PYEOF
+$PY -c '
+import json, random
+r = random.Random(5)
+print(json.dumps(["3x3:" + "".join(r.choice("01") for _ in range(24)) for _ in range(200)]))' >"$T/dbatch.json"
+DAB_READONLY=1 "$DAB" serve --port 0 --tb "$T/dtb" --max-batch 1000 >"$T/dserve.out" 2>"$T/dserve.err" &
+dpid=$!
+for _ in $(seq 100); do grep -q http "$T/dserve.out" && break; sleep 0.1; done
+DU=$(grep -o 'http://[^ ]*' "$T/dserve.out")api/v1
+get -X POST --data-binary @"$T/dbatch.json" "$DU/analyze"
+check "damaged table: the batch answers 200" [ "$code" = 200 ]
+check "damaged table: one result per item, failed ones alone" $PY -c '
+import json, subprocess, sys
+d, items = json.loads(sys.argv[1]), json.load(open(sys.argv[2]))
+res = d["results"]
+bad = [r for r in res if "error" in r]
+assert len(res) == len(items) and d["failed"] == len(bad) and 1 <= len(bad) < len(items) // 2, (len(res), len(bad))
+assert all(r["kind"] == "corrupt_table" and "block" in r["error"] and r["pos"] == items[i]
+           for i, r in enumerate(res) if "error" in r)
+good = [(i, r) for i, r in enumerate(res) if "error" not in r][:5]
+for i, r in good:   # answers equal the intact table
+    want = json.loads(subprocess.check_output([sys.argv[3], "probe", sys.argv[4], items[i], "--json"]))
+    assert (r["value"], r["moves"], r["best"]) == (want["value"], want["moves"], want["best"])
+' "$body" "$T/dbatch.json" "$DAB" "$T/dtb/good.dab"
+get "$DU/health"
+check "damaged table: /health counts the failed answers" [ "$(json_get "$body" 'd["damaged"]')" -ge 1 ]
+kill -TERM "$dpid"; wait "$dpid"
+check "damaged table: stderr names the damage once" [ "$(grep -c 'layer [0-9]* block [0-9]*' "$T/dserve.err")" = 1 ]
+
 # bad options
 "$DAB" serve --port 99999 >/dev/null 2>"$T/e"; check "bad port: exit 2" [ $? = 2 ]
 "$DAB" serve --bind nowhere --port 0 >/dev/null 2>"$T/e"; check "bad bind: exit 2" [ $? = 2 ]

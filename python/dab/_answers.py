@@ -3,9 +3,12 @@ arguments, value, move_values, analyze, result, best_moves and closing.
 """
 import ctypes
 import operator
+import warnings
 
 from ._lib import _Closing, _Err, _raise
-from .errors import DabInputError
+from .errors import DabCorruptError, DabInputError, DabIOError
+
+_ON_ERROR = ("raise", "mask")
 
 
 def _board(name):
@@ -34,6 +37,28 @@ class _Answers(_Closing):
 
     def _c(self, what):
         return getattr(self._lib, self._calls[what])
+
+    def _check_on_error(self, on_error):
+        if on_error not in _ON_ERROR:
+            raise DabInputError(1, "on_error must be 'raise' or 'mask', got %r" % (on_error,))
+
+    def _values_masked(self, line_sets):
+        """values(..., on_error="mask"): one query per position; a position
+        whose answer needs a damaged block of the file is masked, and the
+        first such failure is said once per handle as a RuntimeWarning."""
+        import numpy as np
+        out = np.zeros(len(line_sets), dtype=np.int8)
+        mask = np.zeros(len(line_sets), dtype=bool)
+        for i, p in enumerate(line_sets):
+            try:
+                out[i] = self.value(int(p))
+            except (DabCorruptError, DabIOError) as e:
+                mask[i] = True
+                if not getattr(self, "_damage_said", False):
+                    self._damage_said = True
+                    warnings.warn("dab: %s (positions that need a damaged block are masked)" % e,
+                                  RuntimeWarning, stacklevel=3)
+        return np.ma.masked_array(out, mask=mask)
 
     def close(self):
         if self._h:

@@ -76,10 +76,14 @@ class Oracle(_Answers):
             _raise(st, err)
         return lo.value, hi.value
 
-    def values(self, positions):
+    def values(self, positions, on_error="raise"):
         """Batch, as Tablebase.values: an int8 numpy array (one query per
-        position; a searching oracle answers them one by one)."""
+        position; a searching oracle answers them one by one); on_error as
+        there ("mask": a masked array, masked where a damaged block failed)."""
         import numpy as np
+        self._check_on_error(on_error)
+        if on_error == "mask":
+            return self._values_masked(self._line_sets(positions))
         return np.array([self.value(int(p)) for p in self._line_sets(positions)], dtype=np.int8)
 
     def __init__(self, board, tb_dir=None, search=False, hash_mb=None, node_limit=0, threads=1,

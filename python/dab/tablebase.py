@@ -6,7 +6,7 @@ import os
 
 from ._answers import _Answers, _board
 from ._lib import _Coverage, _Err, _load, _raise
-from .errors import DabInputError
+from .errors import ECORRUPT, EIO, DabInputError
 
 __all__ = ["Tablebase", "build"]
 
@@ -47,19 +47,26 @@ class Tablebase(_Answers):
         self.rows, self.cols, self.nlines = cov.rows, cov.cols, cov.nlines
         self.positions, self.canonical = cov.positions, cov.canonical
 
-    def values(self, positions):
+    def values(self, positions, on_error="raise"):
         """Batch: int8 numpy array of the values of positions, given as a numpy
         array of line sets (any integer dtype), or of 0/1 rows of nlines
-        columns (bit i = line i, as OpenSpiel's observation of lines)."""
+        columns (bit i = line i, as OpenSpiel's observation of lines).
+        on_error="raise" (the default) raises the first failure, e.g.
+        DabCorruptError for a damaged block; "mask" answers every position
+        it can and returns a numpy masked array, masked where the answer
+        needs a damaged block (said once as a RuntimeWarning)."""
         import numpy as np
+        self._check_on_error(on_error)
         a = self._line_sets(positions)
         out = np.empty(a.shape[0], dtype=np.int8)
         err = _Err()
         st = self._lib.dabtb_value_batch(self._h, a.ctypes.data, a.shape[0], out.ctypes.data,
                                          ctypes.byref(err))
+        if st in (ECORRUPT, EIO) and on_error == "mask":
+            return self._values_masked(a)
         if st:
             _raise(st, err)
-        return out
+        return np.ma.masked_array(out, mask=False) if on_error == "mask" else out
 
     def check(self):
         """Integrity check of every block; raises DabError (status 5) when damaged."""
