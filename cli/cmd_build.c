@@ -42,6 +42,29 @@ static const char usage[] =
 
 static double gib(uint64_t b) { return (double)b / 1073741824.0; }
 
+/* After an interrupted build: the command that resumes it, which is this
+** one with its options (the output file above all), less --restart, which
+** would throw the kept layers away.  argv[0] is "build". */
+static void print_resume(int argc, char **argv, bool mpi) {
+  fputs("dab build: to resume, run: ", stderr);
+  if (mpi) fputs("mpirun -np N ", stderr);
+  fputs("dab", stderr);
+  for (int i = 0; i < argc; i++) {
+    if (!strcmp(argv[i], "--restart")) continue;
+    const char *a = argv[i];
+    bool plain = *a != 0;
+    for (const char *c = a; *c; c++)
+      if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./=:,+@%", *c)) plain = false;
+    if (plain) fprintf(stderr, " %s", a);
+    else { /* single-quoted for the shell, ' as '\'' */
+      fputs(" '", stderr);
+      for (const char *c = a; *c; c++) fputs(*c == '\'' ? "'\\''" : (char[2]){*c, 0}, stderr);
+      fputc('\'', stderr);
+    }
+  }
+  fputc('\n', stderr);
+}
+
 static void print_time(const char *label, double s) {
   if (s < 120) printf("%s%.1f s", label, s);
   else if (s < 7200) printf("%s%.1f min", label, s / 60);
@@ -169,7 +192,12 @@ int dab_cmd_build(int argc, char **argv) {
     st = dabtb_build(rows, cols, path, &bo, &rep, &err);
   cli_progress_end();
   if (st && rank > 0) fprintf(stderr, "dab build: rank %d: %s\n", rank, err.msg);
-  if (st) return rank > 0 ? CLI_FAIL : cli_error("build", st, err.msg);
+  if (st && rank > 0) return CLI_FAIL;
+  if (st) {
+    rc = cli_error("build", st, err.msg);
+    if (st == DAB_ECANCELED) print_resume(argc, argv, mpi);
+    return rc;
+  }
   if (rank > 0) return CLI_OK;
   printf("%s: %dx%d, %llu bytes, %llu blocks, %llu indexed / %llu canonical positions, value %+d\n",
          path, rows, cols, (unsigned long long)rep.file_bytes, (unsigned long long)rep.blocks,

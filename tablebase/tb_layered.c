@@ -643,9 +643,9 @@ dab_status dabtb_layered_solve(const dab_geom *g, const dab_tbidx *ix, const dab
       st = compute_range(&view, K, 0, n, out, build_tick_fn, &bt, &canonical, err);
     if (st == DAB_ECANCELED || (!st && o->cancel && *o->cancel))
       st = dab_fail(err, DAB_ECANCELED,
-                    "build canceled in layer %d; %d finished layers are kept in %s: `dab build "
-                    "%dx%d` again resumes",
-                    K, g->nlines - K, L->dir, g->rows, g->cols);
+                    "build canceled in layer %d; %d finished layers are kept in %s (the same build, "
+                    "to the same file, resumes from them)",
+                    K, g->nlines - K, L->dir);
     if (!st) st = save_layer(L, g, K, out, n, err);
     free(out);
     if (!st && !map_layer(L, g, K, n, false))

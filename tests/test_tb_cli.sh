@@ -223,6 +223,23 @@ check "the rerun resumes" grep -q "resumed: $kept finished layers" <<<"$out"
 check "resumed file checks" "$DAB" check "$T/L/2x5.dab"
 check "resumed file: value -2" grep -q "value -2" <<<"$out"
 check "the layers are removed" test ! -e "$T/L/2x5.dab.layers"
+# Ctrl-C in an -o build: the hint is the command that resumes this build,
+# its options included; run as printed, it resumes into the same file.
+mkdir -p "$T/L/o d"
+"$DAB" build 2x5 -o "$T/L/o d/2x5.dab" --threads 1 --level 3 >/dev/null 2>"$T/int.err" &
+pid=$!
+for i in $(seq 200); do
+  [ -e "$T/L/o d/2x5.dab.layers/14" ] && break
+  sleep 0.02
+done
+kill -INT $pid 2>/dev/null
+wait $pid 2>/dev/null
+hint=$(sed -n 's/^dab build: to resume, run: dab //p' "$T/int.err")
+check "Ctrl-C: the resume hint names -o and the options ($hint)" \
+  test "$hint" = "build 2x5 -o '$T/L/o d/2x5.dab' --threads 1 --level 3"
+out=$(eval "\"\$DAB\" $hint" 2>/dev/null)
+check "the hint run as printed resumes" grep -q "resumed: [0-9]* finished layers" <<<"$out"
+check "... into the -o file, not the cache" test -s "$T/L/o d/2x5.dab" -a ! -e "$T/cache/dab/2x5.dab"
 run build 2x5 -o "$T/L/f.dab" --full-array
 check "full-array build" test "$rc" = 0
 check "layered and full-array files hold the same layers" \
