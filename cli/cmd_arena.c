@@ -285,6 +285,22 @@ int dab_cmd_arena(int argc, char **argv) {
     fprintf(stderr, "dab arena: --p1 and --p2 are required (e.g. --p1 level2 --p2 random)\n");
     return CLI_USAGE;
   }
+  /* An unknown player is the first thing to say, before any question of
+  ** board or start: its name needs no board. */
+  {
+    dab_player_env *names;
+    dab_err nerr;
+    if (!dab_player_env_new(tb, &names, &nerr)) {
+      dab_status nst = dab_agents_register(names, &nerr);
+      for (int p = 0; p < 2 && !nst; p++)
+        if ((nst = dab_player_check_name(names, spec[p], &nerr))) {
+          fprintf(stderr, "dab arena: --p%d: %s\n", p + 1, nerr.msg);
+          dab_player_env_free(names);
+          return CLI_USAGE;
+        }
+      dab_player_env_free(names);
+    }
+  }
   /* Board and start. */
   static dab_parsed sp;
   double fraction = -1;

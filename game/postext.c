@@ -61,7 +61,11 @@ static dab_status parse_moves(const char *text, const char *list, size_t col0, d
                               dab_err *err) {
   const dab_geom *g = &out->geom;
   size_t i = 0;
-  if (!*list) return DAB_OK; /* "RxC@" is the empty board */
+  /* "RxC@" with no moves is refused: it is most often a list cut off, and
+  ** the empty board has one spelling, "RxC". */
+  if (!*list)
+    return dab_fail(err, DAB_EINPUT, "position '%s': column %zu: expected a line number after '@' (the empty "
+                    "board is written '%dx%d')", text, col0 + 1, g->rows, g->cols);
   for (;;) {
     size_t used;
     long m = read_number(list + i, &used);

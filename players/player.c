@@ -77,6 +77,20 @@ static const env_kind *env_find_kind(dab_player_env *env, const char *name) {
   return NULL;
 }
 
+dab_status dab_player_check_name(const dab_player_env *env, const char *spec, dab_err *err) {
+  char name[32];
+  const char *colon = strchr(spec, ':');
+  size_t nlen = colon ? (size_t)(colon - spec) : strlen(spec);
+  if (nlen == 0 || nlen >= sizeof name)
+    return dab_fail(err, DAB_EINPUT, "bad player spec '%s' (players: random, level1, level2, chain, "
+                    "mcts, mcts-bz, mcts-os, sw, sw+, ab, perfect)", spec);
+  memcpy(name, spec, nlen);
+  name[nlen] = 0;
+  if (builtin_kind(name) >= 0 || env_find_kind((dab_player_env *)env, name)) return DAB_OK;
+  return dab_fail(err, DAB_EINPUT, "unknown player '%s' (players: random, level1, level2, chain, "
+                  "mcts, mcts-bz, mcts-os, sw, sw+, ab, perfect)", name);
+}
+
 dab_status dab_player_new(const char *spec, const dab_geom *g, dab_player_env *env,
                           dab_player **out, dab_err *err) {
   *out = NULL;

@@ -88,6 +88,15 @@ DAB_API dab_status dab_player_new(const char *spec, const dab_geom *g, dab_playe
 DAB_API void dab_player_free(dab_player *p);
 
 /*
+** Checks the name part of spec (before any ':') against the built-in
+** players and the kinds registered in env, without a board: a command can
+** refuse an unknown player before it asks for anything else.
+** RETURN: DAB_OK when the name is known (its options are checked only by
+** dab_player_new); DAB_EINPUT with dab_player_new's one-line message.
+*/
+DAB_API dab_status dab_player_check_name(const dab_player_env *env, const char *spec, dab_err *err);
+
+/*
 ** Chooses a move for the player to move in game (on the player's board).
 ** RETURN: an undrawn line, or -1 when every line is drawn.
 ** NOTES: uses game->score only where the player cares about winning

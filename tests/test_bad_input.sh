@@ -62,7 +62,7 @@ row board - rules grade --board 0x3 random
 row board - train q --board 0x0 --out "$T/q.model" --games 10
 
 # --- position ---------------------------------------------------------------
-for p in 3x3:0101 3x3:01x1010101010101010101010 "3x3@0,0" "3x3@999" "3x3@1,,2" "2x2@-1" "3x3:"; do
+for p in 3x3:0101 3x3:01x1010101010101010101010 "3x3@0,0" "3x3@999" "3x3@1,,2" "2x2@-1" "3x3:" "3x3@"; do
   row position - solve "$p"
   row position - show "$p"
   row position - play "$p"
@@ -190,5 +190,11 @@ row stdin "9x9" solve -
 row stdin "foo" probe "$T/2x2.dab" -
 row stdin "3x3" probe "$T/2x2.dab" -
 row stdin "2x2@0,0" probe "$T/2x2.dab" -
+
+# An unknown player is named first, before the missing board.
+row option - arena --p1 foo --p2 chain
+check "arena --p1 foo without --board: names 'foo', not the board" grep -q "unknown player 'foo'" "$T/.stderr"
+row option - arena --p1 chain --p2 "bar:x=1" --games 2
+check "arena --p2 bar:x=1 without --board: names 'bar'" grep -q "unknown player 'bar'" "$T/.stderr"
 
 finish test_bad_input

@@ -96,8 +96,12 @@ static void test_parse_good(void) {
   TH_CHECK(dab_parse_position("2x2@0,5,11", &p, NULL) == DAB_OK && p.has_history &&
                dab_ls_count(&p.game.lines) == 3 && p.game.to_move == 1,
            "move list");
-  TH_CHECK(dab_parse_position("2x2@", &p, NULL) == DAB_OK && dab_ls_count(&p.game.lines) == 0,
-           "empty move list");
+  {
+    dab_err e;
+    TH_CHECK(dab_parse_position("2x2@", &p, &e) == DAB_EINPUT && strstr(e.msg, "column 5") &&
+                 strstr(e.msg, "'2x2'"),
+             "an empty move list is refused, naming the empty board's spelling: %s", e.msg);
+  }
   TH_CHECK(dab_parse_position("12x12", &p, NULL) == DAB_OK && p.geom.nlines == 312, "12x12");
   /* DBN round trip on random positions of a large board. */
   dab_geom_init(&p.geom, 7, 9, NULL);
