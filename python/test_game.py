@@ -338,4 +338,59 @@ check(rt == sd, "serialize of a from_dbn state")
 board = s.observation_string()
 check(board.count("\n") == 5 and board.startswith("┌───┬"), "observation_string draws OpenSpiel's board")
 
+
+# ---- An action is an int or a numpy integer; bad position text says where --
+def raised(fn):
+    """The exception fn() raises (None when it returns)."""
+    try:
+        fn()
+    except Exception as e:  # noqa: BLE001 (the test looks at its class)
+        return e
+    return None
+
+
+base = dab.Game(3, 3).new_initial_state()
+base.apply_action(5)
+for bad in (1.5, "3", True, np.True_, None, [1], np.float64(2.0), np.array(3)):
+    for what in ("apply_action", "child", "undo_action", "action_to_string"):
+        s = base.clone()
+        e = raised(lambda: s.undo_action(0, bad) if what == "undo_action" else getattr(s, what)(bad))
+        check(isinstance(e, TypeError) and isinstance(e, ValueError) and "\n" not in str(e)
+              and type(bad).__name__ in str(e) and s.history() == [5],
+              "%s(%r) raises a one-line TypeError naming the type, and plays nothing: %r" % (what, bad, e))
+ok = []
+for good in (1, np.int64(2), np.uint8(3), np.int32(4), dab.game.Value(6)):
+    c = dab.Game(3, 3).new_initial_state()
+    c.apply_action(good)
+    ok.append(c.history()[-1] == int(good) and type(c.history()[-1]) is int)
+check(all(ok), "apply_action takes ints, numpy integers and int subclasses (history holds ints): %s" % ok)
+s = dab.Game(3, 3).new_initial_state()
+s.apply_action(5)
+e = raised(lambda: s.undo_action(True, 5))
+check(isinstance(e, TypeError) and "bool" in str(e) and s.history() == [5], "undo_action(True, 5): TypeError")
+e = raised(lambda: s.action_to_string(99))
+check(isinstance(e, dab.DabInputError) and "line 99 does not exist" in str(e), "action_to_string(99): %r" % e)
+for bad in ([True, 1, 2], [0.0, 1, 2], np.array([0.5, 1.5, 2.5]), np.array([True, False, True]), ["0", "1", "2"]):
+    b = dab.Game(2, 2).new_states(3)
+    e = raised(lambda: b.apply_actions(bad))
+    check(isinstance(e, TypeError) and "\n" not in str(e) and not b.lines.any(),
+          "States.apply_actions(%r): TypeError, no state changed: %r" % (bad, e))
+b = dab.Game(2, 2).new_states(3)
+b.apply_actions((0, np.int64(1), -1))
+check(list(b.lines) == [1, 2, 0], "States.apply_actions takes ints and numpy integers")
+for text, want in (("3x3@0,0", ["move 2 of 2 (column 7)", "line 0 is already drawn"]),
+                   ("3x3@0,x", ["move 2 of 2 (column 7)", "expected a line number, got 'x'"]),
+                   ("3x3@0,99", ["move 2 of 2 (column 7)", "line 99 does not exist (a 3x3 board has lines 0..23)"]),
+                   ("3x3@4,,1", ["move 2 of 3 (column 7)", "got ''"]),
+                   ("2x2@1, 2,1", ["move 3 of 3 (column 10)", "line 1 is already drawn"])):
+    e = raised(lambda: dab.State.from_text(text))
+    check(isinstance(e, dab.DabInputError) and str(e).startswith("position %r: " % text)
+          and all(w in str(e) for w in want), "from_text(%r) names the position and the move: %r" % (text, e))
+check(dab.State.from_text("3x3@ 1, 2").history() == [1, 2], "from_text still takes spaces around moves")
+try:
+    dab.State.from_text("3x3@")
+    check(False, "from_text('3x3@') is refused")
+except dab.DabInputError as e:
+    check("'3x3'" in str(e) and "column 5" in str(e), "from_text('3x3@') is refused as the CLI does: %s" % e)
+
 report("test_game.py")

@@ -5,6 +5,10 @@
   install copied into the package;
 - the package finds libdab.so where `make install` put it (dab/_install.py);
 - the AlphaZero trainer runs as `python3 -m dab.az_train` and by path;
+- under a python3 without numpy (the first such python3 or python3.N on
+  PATH: a pyenv build, say; skipped when every one has numpy), `import
+  dab` fails with one ImportError line that names the interpreter and the
+  ones the README means (/usr/bin/python3 with python3-numpy, .venv/);
 - tables built on demand go to $XDG_CACHE_HOME/dab, and `dab info` and
   dab.where() say so;
 - in read-only mode no query creates or changes a file (listing and
@@ -15,6 +19,7 @@ Run with /usr/bin/python3 (tests/run.sh does).  Ends with the line
 """
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -44,6 +49,33 @@ def clean_env(**extra):
     e = {k: v for k, v in os.environ.items() if not k.startswith("DAB_") and k != "PYTHONPATH"}
     e.update(extra)
     return e
+
+
+def python_without_numpy():
+    """(path, its sys.executable) of the first python3 or python3.N on PATH
+    that cannot import numpy (from python/, with clean_env()), else None."""
+    probe = ("import sys, importlib.util\n"
+             "if sys.version_info >= (3, 6) and importlib.util.find_spec('numpy') is None:\n"
+             "    print(sys.executable)\n")
+    seen = set()
+    for d in os.environ.get("PATH", "").split(os.pathsep):
+        try:
+            names = sorted(os.listdir(d or "."))
+        except OSError:
+            continue
+        for n in names:
+            p = os.path.join(d or ".", n)
+            if not re.fullmatch(r"python3(\.\d+)?", n) or not os.access(p, os.X_OK) or os.path.realpath(p) in seen:
+                continue
+            seen.add(os.path.realpath(p))
+            try:
+                r = subprocess.run([p, "-c", probe], capture_output=True, text=True, cwd=here, env=clean_env(),
+                                   timeout=60)
+            except (OSError, subprocess.SubprocessError):
+                continue
+            if r.returncode == 0 and r.stdout.strip():
+                return p, r.stdout.strip()
+    return None
 
 
 def snapshot(*dirs):
@@ -89,6 +121,30 @@ try:
             f, libp, v, n = json.loads(run.stdout)
             ok = f.startswith(venv) and libp.startswith(venv) and n == 11 and v == -2
         check(ok, "import dab from another folder in the venv, libdab.so from the package (%s%s)"
+              % (run.stdout.strip(), run.stderr.strip()[-300:]))
+
+    # ---- import dab under a python3 without numpy: one line, which python --
+    nonp = python_without_numpy()
+    if nonp is None:
+        print("test_pkg.py: SKIP import dab without numpy: every python3 on PATH has numpy")
+    else:
+        exe, real = nonp
+        run = subprocess.run([exe, "-c", "import dab"], capture_output=True, text=True, cwd=here, env=clean_env(),
+                             timeout=60)
+        last = run.stderr.strip().splitlines()[-1] if run.stderr.strip() else ""
+        check(run.returncode == 1 and last.startswith("ModuleNotFoundError: dab needs numpy, which this Python (%s)"
+                                                      % real)
+              and all(w in last for w in ("/usr/bin/python3", "python3-numpy", ".venv/", "README.md")),
+              "import dab under %s (no numpy): one line naming it and the interpreter the README means: %r"
+              % (exe, last))
+        check(run.stderr.count("Traceback") == 1 and "During handling" not in run.stderr
+              and "direct cause" not in run.stderr and "batch.py" not in run.stderr,
+              "... with no chained traceback: %s" % run.stderr.strip()[-600:])
+        code = ("try:\n    import dab\nexcept ImportError as e:\n"
+                "    print(type(e).__name__, e.name, e.__suppress_context__, e.__cause__ is None)\n")
+        run = subprocess.run([exe, "-c", code], capture_output=True, text=True, cwd=here, env=clean_env(), timeout=60)
+        check(run.stdout.split() == ["ModuleNotFoundError", "numpy", "True", "True"],
+              "... an ImportError (ModuleNotFoundError, .name 'numpy', raised from None): %s%s"
               % (run.stdout.strip(), run.stderr.strip()[-300:]))
 
     # ---- the install prefix: dab/_install.py names where libdab.so went ----

@@ -32,6 +32,22 @@ batch (States), player (Player), pdb (PatternDB), az_train (the AlphaZero
 trainer, python3 -m dab.az_train); _lib loads libdab.so.
 """
 
+import sys as _sys
+
+try:
+    import numpy as _numpy  # noqa: F401
+except ImportError as _e:
+    # One line instead of a traceback into dab.batch: which interpreter
+    # lacks numpy, and the ones the README means.  A ModuleNotFoundError
+    # (an ImportError) with .name "numpy"; `from None` drops the chain.
+    _why = (str(_e).strip().splitlines() or ["ImportError"])[0]
+    raise ModuleNotFoundError(
+        "dab needs numpy, which this Python (%s) cannot import (%s): run dab under Debian's "
+        "/usr/bin/python3 with python3-numpy (apt-get install python3-numpy), or the checkout's "
+        ".venv/bin/python (python/mkvenv.sh), as README.md says" % (_sys.executable or "python3", _why),
+        name="numpy") from None
+del _numpy, _sys
+
 from .errors import (DabError, DabInputError, DabBoardError, DabMemoryError, DabIOError,  # noqa: F401
                      DabCorruptError, DabCanceledError, DabInternalError, error_class)
 from ._lib import (library_path, _load, _raise, _check_abi, _abi_mismatch, _Err,  # noqa: F401

@@ -3,13 +3,15 @@ PettingZoo or Gymnasium here): argument checks, opponents, observations,
 action masks, rewards, exact labels and the text drawing.
 
 Bad input raises ValueError (an illegal or malformed action, a board dab
-does not play, an unknown player spec, a bad option); using an environment
-out of order (step before reset, step after the episode ended) raises
-RuntimeError.
+does not play, an unknown player spec, a bad option); an action that is not
+an integer raises dab.game.ActionTypeError, a ValueError that is also a
+TypeError (dab.game.as_action: the check State.apply_action makes too).
+Using an environment out of order (step before reset, step after the
+episode ended) raises RuntimeError.
 """
 import numpy as np
 
-from .game import Game, State
+from .game import ActionTypeError, Game, State, as_action
 from .batch import NONE, States
 from .player import Player
 
@@ -110,23 +112,14 @@ def draw_seed(rng):
 
 
 def check_action(state, action, who="the action"):
-    """action as an int, or ValueError naming why it is not legal in state."""
-    if type(action) is int or isinstance(action, np.integer):             # the usual case, quickly
-        a = int(action)
-        if 0 <= a < state.game.nlines and not state.lines >> a & 1:
-            return a
+    """action as an int, or why not: ActionTypeError (dab.game's, a
+    TypeError and a ValueError) for anything but an int or a numpy integer
+    (a bool, a float, a str, None...), ValueError for a line not legal in
+    state."""
     if action is None:
-        raise ValueError("%s is None: the player to move must draw a line (None is only for an "
-                         "agent whose game has ended)" % who)
-    if isinstance(action, (bool, np.bool_)):
-        raise ValueError("%s %r: expected a line number, not a bool" % (who, action))
-    try:
-        a = int(action)
-        bad = a != action
-    except (TypeError, ValueError):
-        a, bad = None, True
-    if bad or np.ndim(action) != 0:
-        raise ValueError("%s %r: expected an integer line number 0..%d" % (who, action, state.game.nlines - 1))
+        raise ActionTypeError("%s is None: the player to move must draw a line (None is only for an "
+                              "agent whose game has ended)" % who)
+    a = as_action(action, who)
     if a < 0 or a >= state.game.nlines:
         raise ValueError("%s %d: beyond the board's %d lines (0..%d)" % (who, a, state.game.nlines,
                                                                          state.game.nlines - 1))
@@ -286,8 +279,9 @@ def position(game, pos):
     elif isinstance(pos, str):
         try:
             s = State.from_text(pos)
-        except Exception as e:
-            raise ValueError("position %r: %s" % (pos, e)) from None
+        except Exception as e:          # from_text's own messages name the position already
+            msg = str(e)
+            raise ValueError(msg if msg.startswith("position ") else "position %r: %s" % (pos, msg)) from None
     else:
         raise ValueError("position %r: expected a dab.State or text such as '3x3@0,5,12'" % (pos,))
     if (s.game.rows, s.game.cols) != (game.rows, game.cols):

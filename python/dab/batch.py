@@ -14,7 +14,7 @@ import numpy as np
 
 from ._lib import _Err, _load, _raise
 from .errors import DabBoardError, DabInputError
-from .game import TERMINAL, State
+from .game import TERMINAL, ActionTypeError, State, _is_int, _short, _type_name
 
 NONE = -128    # DAB_VEC_NONE: no value (a drawn line, or a node limit)
 
@@ -22,6 +22,24 @@ Labels = namedtuple("Labels", "value lower upper exact")
 Labels.__doc__ = """States.values(): int8 arrays value (NONE = -128 where not
 exact), lower, upper (the bounds a node limit left; equal to value where
 exact) and a bool array exact."""
+
+
+def integer_actions(actions):
+    """(np.asarray(actions), None) when every action is an integer: an
+    integer dtype (not bool), and for a list or tuple every item an int or a
+    numpy integer (numpy would turn [True, 2] into ints); else (array, what
+    is wrong, for a message).  An empty input passes.  The check of
+    States.apply_actions and DabVectorEnv.step."""
+    a = np.asarray(actions)
+    if a.size == 0:
+        return a, None
+    if isinstance(actions, (list, tuple)):
+        for i, x in enumerate(np.asarray(actions, dtype=object).reshape(-1)):
+            if not _is_int(x):
+                return a, "item %d is %s, a %s" % (i, _short(x), _type_name(x))
+    if not np.issubdtype(a.dtype, np.integer):
+        return a, "dtype %s is not an integer type" % a.dtype
+    return a, None
 
 
 def _p(a):
@@ -85,9 +103,16 @@ class States:
     def apply_actions(self, actions):
         """Plays actions[i] in state i (a negative action skips state i).
         Returns the boxes each move completed (int8).  Raises DabInputError
-        (status 1) naming the first illegal action; then no state changed."""
+        (status 1) naming the first illegal action; then no state changed.
+        Actions that are not integers (floats, bools, strings: an array of
+        such a dtype or a list holding one) raise dab.game.ActionTypeError
+        (a TypeError)."""
         self._check()
-        a = np.ascontiguousarray(actions, dtype=np.int64).reshape(-1)
+        a, bad = integer_actions(actions)
+        if bad:
+            raise ActionTypeError("actions: expected integer line numbers (ints or an integer array), "
+                                  "but %s" % bad)
+        a = np.ascontiguousarray(a, dtype=np.int64).reshape(-1)
         if a.shape[0] != len(self):
             raise DabInputError(1, "%d actions for %d states" % (a.shape[0], len(self)))
         reward = np.empty(len(self), dtype=np.int8)

@@ -8,6 +8,7 @@ wdl) ask the game's one Oracle (dab.Oracle), opened on first use.
 """
 import ctypes
 import re
+import sys
 from collections import namedtuple
 
 from ._lib import _Err, _load, _raise
@@ -48,6 +49,61 @@ class Value(int):
     @property
     def upper(self):
         return int(self)
+
+
+class ActionTypeError(TypeError, ValueError):
+    """An action that is not an integer (a float, a str, a bool, None, a
+    list...): a TypeError, and also a ValueError, which the environments
+    raised for a malformed action before (docs/python.md)."""
+
+
+def _type_name(x):
+    t = type(x)
+    return t.__name__ if t.__module__ == "builtins" else "%s.%s" % (t.__module__, t.__name__)
+
+
+def _short(x):
+    """repr(x) on one line, at most about 40 characters."""
+    r = " ".join(repr(x).split())
+    return r if len(r) <= 40 else r[:37] + "..."
+
+
+def _is_int(x):
+    """True for a Python int (an int subclass such as dab.game.Value too) or
+    a numpy integer; False for a bool and everything else.  numpy is not
+    imported here: without it loaded, no numpy integer exists."""
+    if type(x) is int:
+        return True
+    if isinstance(x, int):
+        return not isinstance(x, bool)
+    np = sys.modules.get("numpy")
+    return np is not None and isinstance(x, np.integer)
+
+
+def as_action(action, what="action"):
+    """action as a Python int when it is an int or a numpy integer (not a
+    bool); else ActionTypeError (a TypeError and a ValueError) naming its
+    type.  Whether the line is legal is the caller's question."""
+    if type(action) is int:             # the usual case, quickly
+        return action
+    if _is_int(action):
+        return int(action)
+    raise ActionTypeError("%s %s: expected an integer line number (int or numpy integer), not %s"
+                          % (what, _short(action), _type_name(action)))
+
+
+def _illegal_why(game, lines, m):
+    """Why line m is not legal in line set lines (None when it is), in the
+    command line's words."""
+    if m < 0 or m >= game.nlines:
+        return "line %d does not exist (a %dx%d board has lines 0..%d)" % (m, game.rows, game.cols,
+                                                                          game.nlines - 1)
+    if lines >> m & 1:
+        return "line %d is already drawn" % m
+    return None
+
+
+_MOVE_RE = re.compile(r"\s*([0-9]+)\s*\Z")
 
 
 def _label(lo, hi):
@@ -289,11 +345,29 @@ class State:
         if m.group(3) == ":":
             return cls.from_dbn(rows, cols, m.group(4), score=score, player=player or 0,
                                 utility=utility, game=game)
+        if m.group(3) == "@" and not m.group(4).strip():
+            # As the command line: the empty board is spelled "RxC" only.
+            raise DabInputError(1, "position %r: column %d: expected a line number after '@' "
+                                   "(the empty board is written '%dx%d')"
+                                % (text, m.start(4) + 1, rows, cols))
         game = game or Game(rows, cols, utility)
         s = cls(game)
-        if m.group(3) == "@" and m.group(4).strip():
-            for a in m.group(4).split(","):
-                s.apply_action(int(a))
+        if m.group(3) == "@":
+            col = m.start(4)                # where the item starts in text (0-based)
+            items = m.group(4).split(",")
+            for i, item in enumerate(items):
+                lead = len(item) - len(item.lstrip())
+                where = "move %d of %d (column %d)" % (i + 1, len(items), col + lead + 1)
+                mv = _MOVE_RE.match(item)
+                if not mv:
+                    raise DabInputError(1, "position %r: %s: expected a line number, got %r"
+                                        % (text, where, item.strip()))
+                a = int(mv.group(1))
+                why = _illegal_why(game, s.lines, a)
+                if why:
+                    raise DabInputError(1, "position %r: %s: %s" % (text, where, why))
+                s.apply_action(a)
+                col += len(item) + 1
         return s
 
     @classmethod
@@ -339,11 +413,12 @@ class State:
     def apply_action(self, action):
         """Draws line action for the player to move; a move that completes a
         box keeps the turn.  Raises DabInputError (a ValueError, status 1) for a line beyond the
-        board or already drawn."""
-        g, m = self.game, int(action)
+        board or already drawn, and dab.game.ActionTypeError (a TypeError) for
+        an action that is not an int or a numpy integer (a bool, a float, a
+        str...)."""
+        g, m = self.game, as_action(action)
         if m < 0 or m >= g.nlines or self.lines >> m & 1:
-            raise DabInputError(1, "action %d is not legal here (%s)" % (
-                m, "drawn" if 0 <= m < g.nlines else "beyond the %d lines" % g.nlines))
+            raise DabInputError(1, "action %d is not legal here: %s" % (m, _illegal_why(g, self.lines, m)))
         p = self.player
         q = self.lines | 1 << m
         boxes = 0
@@ -373,8 +448,13 @@ class State:
 
     def undo_action(self, player, action):
         """OpenSpiel's UndoAction(player, action): undo() after checking that
-        the last move was action by player."""
-        if not self.hist or self.hist[-1][:2] != (int(action), int(player)):
+        the last move was action by player (integers: ActionTypeError, a
+        TypeError, for anything else)."""
+        action = as_action(action)
+        if not _is_int(player):
+            raise ActionTypeError("player %s: expected 0 or 1 (an int), not %s"
+                                  % (_short(player), _type_name(player)))
+        if not self.hist or self.hist[-1][:2] != (action, int(player)):
             raise DabInputError(1, "the last move was not %d by player %d" % (action, player))
         self.undo()
 
@@ -540,7 +620,9 @@ class State:
             player, action = self._pov(None), player_or_action
         else:
             player = player_or_action
-        g, a = self.game, int(action)
+        g, a = self.game, as_action(action)
+        if a < 0 or a >= g.nlines:
+            raise DabInputError(1, "action %d: %s" % (a, _illegal_why(g, 0, a)))
         if a < g.nhoriz:
             o, r, c = "h", a // g.cols, a % g.cols
         else:

@@ -23,7 +23,8 @@ except ImportError as _e:          # pragma: no cover - depends on the interpret
 import numpy as np
 
 from . import _rl
-from .batch import NONE
+from .batch import NONE, integer_actions
+from .game import ActionTypeError
 
 ENV_ID = "dab/DotsAndBoxes-v0"
 
@@ -255,10 +256,11 @@ class DabVectorEnv(VectorEnv):
         if not self._started:
             raise RuntimeError("step() before reset(): call reset() first")
         n, b = self.num_envs, self.batch
-        a = np.asarray(actions)
-        if a.shape not in ((n,), (n, 1)) or not np.issubdtype(a.dtype, np.integer):
-            raise ValueError("actions: expected %d integer line numbers, got %s %s"
-                             % (n, a.dtype, a.shape))
+        a, bad = integer_actions(actions)
+        if a.shape not in ((n,), (n, 1)) or bad:
+            raise (ActionTypeError if bad else ValueError)(
+                "actions: expected %d integer line numbers, %s"
+                % (n, "but %s" % bad if bad else "got %s %s" % (a.dtype, a.shape)))
         a = a.reshape(n).astype(np.int64)
         resetting = self._needs_reset.copy()
         live = ~resetting & (b.lines != self._all)

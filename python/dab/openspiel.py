@@ -42,6 +42,7 @@ Contracts
 import random
 
 from dab import Game, State
+from dab.game import as_action
 
 __all__ = ["from_pyspiel", "to_pyspiel", "board_of", "ExactBot", "ExactEvaluator", "MAX_LINES"]
 
@@ -338,10 +339,13 @@ def _make_bot_class():
 
         def inform_action(self, state, player_id, action):
             """Checks that action is legal for player_id in state (ValueError
-            if not); the bot keeps no state."""
+            if not; dab.game.ActionTypeError, a TypeError and a ValueError,
+            for an action that is not an int or a numpy integer); the bot
+            keeps no state."""
             _read(state, self._board)
             if player_id != state.current_player():
                 raise ValueError("player %r is not to move (player %d is)" % (player_id, state.current_player()))
+            action = as_action(action)
             if action not in state.legal_actions():
                 raise ValueError("action %r is not legal here (drawn, or not a line of the board)" % (action,))
 

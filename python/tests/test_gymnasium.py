@@ -188,6 +188,9 @@ def test_bad_input_raises_one_clear_exception():
     for bad, why in ((0, "already drawn"), (4, "beyond"), (2.5, "integer"), (None, "None")):
         with pytest.raises(ValueError, match=why):
             e.step(bad)
+    for bad in (2.5, "3", True, np.True_):        # a TypeError too, as State.apply_action's
+        with pytest.raises(TypeError, match="not (float|str|bool|numpy.bool)"):
+            e.step(bad)
     while not e.state.is_terminal():
         e.step(e.state.legal_actions()[0])
     with pytest.raises(RuntimeError, match="episode ended"):
@@ -206,6 +209,11 @@ def test_bad_input_raises_one_clear_exception():
         v.step(np.array([0.5, 1.5, 2.5]))
     with pytest.raises(ValueError, match="3 integer"):
         v.step(np.array([3, 4]))
+    with pytest.raises(TypeError, match="item 0 is True, a bool"):   # numpy alone makes it 1
+        v.step([True, free[1], free[2]])
+    with pytest.raises(TypeError, match="dtype bool"):
+        v.step(np.array([True, True, True]))
+    assert np.array_equal(v.batch.lines, lines)
     with pytest.raises(ValueError, match=r"actions\[2\] = 99: .*beyond"):
         v.step(np.array([free[0], free[1], 99]))
 

@@ -369,6 +369,9 @@ def test_bad_input():
         bot.inform_action(s, 1, 4)
     with pytest.raises(ValueError, match="action 99 is not legal"):
         bot.inform_action(s, 1, 99)
+    for bad in (True, 1.0, "1"):                  # line 1 is legal: the type is what is wrong
+        with pytest.raises(TypeError, match="expected an integer line number"):
+            bot.inform_action(s, 1, bad)
     with pytest.raises(ValueError, match="player 0 is not to move"):
         bot.inform_action(s, 0, 5)
     bot.inform_action(s, 1, 5)

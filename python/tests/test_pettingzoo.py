@@ -233,6 +233,9 @@ def test_bad_input_raises_one_clear_exception():
                      ("3", "integer"), (None, "None"), ([1], "integer"), (True, "bool")):
         with pytest.raises(ValueError, match=why):
             e.step(bad)
+    for bad in (1.5, "3", True, np.True_, np.float64(2.0), None):   # a TypeError too, as apply_action's
+        with pytest.raises(TypeError, match="bool|float|str|None"):
+            e.step(bad)
     e.step(np.int64(1))                          # numpy integers are fine
     with pytest.raises(ValueError, match="position"):
         e.reset(options={"position": "3x3@0"})
