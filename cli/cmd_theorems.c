@@ -21,6 +21,8 @@ static const char usage[] =
     "check    verifies the endgame theorems of docs/theorems.md against exact\n"
     "         solvers that know no theory; exit 1 if a claim expected to hold\n"
     "         fails.  Negative controls must fail (\"failed as expected\").\n"
+    "         Each level's rows print as it ends; Ctrl-C prints the summary of\n"
+    "         what was settled and exits 1.\n"
     "  --level L          only level L (0 arithmetic, 1 string-level game,\n"
     "                     2 Nimstring, 3 real boards, 4 turn identity,\n"
     "                     5 the pattern database's rules: docs/pdb.md)\n"
@@ -42,6 +44,17 @@ static const char usage[] =
     "         --exact also solves the string game (theory-free, <= 42 coins).\n"
     "explain  a position's components, who has control by the long chain rule,\n"
     "         and the theorem's prediction against the exact value.\n";
+
+/* on_claim: each row is printed and flushed the moment the checker settles
+** it, so a pipe sees results while later levels run and a Ctrl-C loses
+** none of them.  The progress line is cleared first so the row (stdout and
+** stderr on one terminal) starts at the margin; the next progress call
+** draws it again. */
+static void print_settled(void *ctx, const thm_report *rep, int i) {
+  cli_progress_end();
+  thm_print_claim(stdout, rep, i, *(const bool *)ctx);
+  fflush(stdout);
+}
 
 static int cmd_check(int argc, char **argv) {
   thm_opts o;
@@ -99,12 +112,21 @@ static int cmd_check(int argc, char **argv) {
                         dab_retro_bytes(o.max_board_lines >= 31 ? 31 : o.max_board_lines));
   o.progress = cli_progress;
   o.cancel = cli_cancel_on_signal();
+  o.on_claim = print_settled;
+  o.claim_ctx = &json;
   static thm_report rep;
   dab_err err;
+  thm_print_begin(stdout, json);
+  fflush(stdout);
   dab_status st = thm_check_run(&o, &rep, &err);
   cli_progress_end();
+  /* A stopped run (Ctrl-C, or an error such as out of memory) still ends
+  ** its table or JSON object, saying where it stopped: the rows above it
+  ** are final.  An error also gets its one line on stderr. */
+  thm_print_end(stdout, &rep, json);
+  fflush(stdout);
+  if (st == DAB_ECANCELED) return CLI_FAIL;
   if (st != DAB_OK) return cli_error("theorems", st, err.msg);
-  thm_report_print(stdout, &rep, json);
   return thm_report_ok(&rep) ? CLI_OK : CLI_FAIL;
 }
 

@@ -241,8 +241,65 @@ static void test_checker(bool san) {
   TH_CHECK(rep.nerr > 0, "non-SLE error table filled");
 }
 
+/* What on_claim saw, and the cancel flag it raises after `stop_after`
+** rows (0: never), as a Ctrl-C between two levels would. */
+typedef struct {
+  int calls, in_order;
+  int stop_after;
+  volatile sig_atomic_t cancel;
+} claim_log;
+
+static void log_claim(void *ctx, const thm_report *rep, int i) {
+  claim_log *l = ctx;
+  l->in_order += i == l->calls && rep->nfinal == i + 1;
+  l->calls++;
+  if (l->stop_after && l->calls == l->stop_after) l->cancel = 1;
+}
+
+/* thm_check_run hands every row to on_claim once, in order, as it is
+** settled; a cancel between levels keeps the settled rows, and the printed
+** report ends with where it stopped. */
+static void test_claim_callback(void) {
+  thm_opts o;
+  thm_opts_default(&o);
+  o.max_boxes0 = o.max_boxes0_ext = 12;
+  o.max_boxes1 = o.max_boxes1_l3 = 10;
+  o.level = 0;
+  static claim_log l;
+  o.on_claim = log_claim;
+  o.claim_ctx = &l;
+  o.cancel = &l.cancel;
+  static thm_report rep;
+  dab_err err;
+  TH_CHECK(thm_check_run(&o, &rep, &err) == DAB_OK, "level 0 ran: %s", err.msg);
+  TH_CHECK(rep.n > 0 && l.calls == rep.n && l.in_order == rep.n && rep.nfinal == rep.n,
+           "on_claim: %d calls, %d in order, for %d rows (%d final)", l.calls, l.in_order, rep.n, rep.nfinal);
+  int level0 = rep.n;
+  memset(&l, 0, sizeof l);
+  l.stop_after = level0;  /* the last row of level 0: stop before level 1 */
+  o.level = -1;
+  dab_status st = thm_check_run(&o, &rep, &err);
+  TH_CHECK(st == DAB_ECANCELED && rep.status == DAB_ECANCELED && rep.stopped_level == 1,
+           "canceled after level 0: status %d, stopped in level %d", (int)st, rep.stopped_level);
+  TH_CHECK(rep.nfinal == level0 && l.calls == level0 && l.in_order == level0,
+           "canceled: %d final rows, %d calls, level 0 has %d", rep.nfinal, l.calls, level0);
+  char *text = NULL;
+  size_t len = 0;
+  FILE *f = open_memstream(&text, &len);
+  TH_CHECK(f != NULL, "open_memstream");
+  if (!f) return;
+  thm_report_print(f, &rep, false);
+  thm_report_print(f, &rep, true);
+  fclose(f);
+  TH_CHECK(strstr(text, "\ninterrupted in level 1 after ") != NULL, "text report says where it stopped");
+  TH_CHECK(strstr(text, "\"interrupted\":true,\"stopped_level\":1,\"ok\":false}") != NULL,
+           "JSON report says where it stopped");
+  free(text);
+}
+
 int main(void) {
   bool san = getenv("DAB_TEST_SAN") && atoi(getenv("DAB_TEST_SAN"));
+  test_claim_callback();
   test_regression();
   test_parse_format();
   test_closed_vs_recursion(san ? 18 : 26);

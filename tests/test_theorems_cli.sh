@@ -60,6 +60,63 @@ run theorems check --level 0 --max-boxes 16 --json
 check "check level 0 exits 0" test "$rc" = 0
 check "check json form" test "$(json_get "$out" 'all(set(["id","level","max_size","cases","counterexamples","expected"]) <= set(c) for c in d["claims"]) and d["ok"]')" = True
 check "controls fail as expected" test "$(json_get "$out" 'all(c["counterexamples"] > 0 for c in d["claims"] if c["expected"] == "fail")')" = True
+check "a complete run says it was not interrupted" test "$(json_get "$out" 'd["interrupted"]')" = False
 run theorems check --level 7
 check "bad level exits 2" test "$rc" = 2
+
+# check prints each claim's row as it is settled, flushed, so a pipe sees
+# results while later levels run; Ctrl-C prints a summary of what was
+# settled and exits 1.  Level 1 at 28 boxes (about 6 s alone) keeps the run
+# going well past level 0 (about 0.1 s) on any machine.
+wait_for() {  # file regex: true once a line matches, within 10 s
+  local _
+  for _ in $(seq 100); do
+    grep -Eq "$2" "$1" && return 0
+    sleep 0.1
+  done
+  return 1
+}
+alive() { kill -0 "$1" 2>/dev/null; }
+stop() {  # pid: SIGINT, then its exit status in $rc
+  kill -INT "$1" 2>/dev/null
+  wait "$1"; rc=$?
+}
+"$DAB" theorems check --max-boxes1 28 >"$T/live.out" 2>"$T/live.err" &
+pid=$!
+wait_for "$T/live.out" '^BC +0 '; seen=$?
+alive $pid; running=$?
+check "piped: the first claim's row is out within 10 s" test "$seen" = 0
+check "piped: ... while the run is still going" test "$running" = 0
+stop $pid
+
+"$DAB" theorems check --max-boxes1 28 >"$T/int.out" 2>"$T/int.err" &
+pid=$!
+wait_for "$T/int.out" '^LIB +0 '  # level 0 settled
+sleep 0.3
+alive $pid; running=$?
+stop $pid
+check "SIGINT: the run was still going when stopped" test "$running" = 0
+check "SIGINT exits 1 (interrupted)" test "$rc" = 1
+summary='^interrupted in level [0-5] after [0-9.]+ s: ([0-9]+) claims? settled above'
+check "SIGINT prints the summary as the last line" grep -Eq "$summary" <(tail -n 1 "$T/int.out")
+said=$(sed -nE "s/$summary.*/\1/p" "$T/int.out")
+rows=$(grep -cE '^[A-Z0-9-]+ +[0-5] ' "$T/int.out")
+check "the summary counts the rows printed ($said, $rows)" test "${said:-x}" = "$rows"
+check "the rows of level 0 are all there" test "$rows" -ge 21
+# Level 0's rows, from the table header to LIB, match a run of level 0
+# alone but for the time column.
+untimed() { sed -E 's/ +[0-9]+\.[0-9]{2}s  / T  /' "$1" | sed -n '1,/^LIB /p'; }
+"$DAB" theorems check >"$T/l0.out" --level 0 2>/dev/null
+check "the rows before the summary are intact" cmp -s <(untimed "$T/int.out") <(untimed "$T/l0.out")
+check "SIGINT: no error line" test ! -s "$T/int.err"
+
+"$DAB" theorems check --max-boxes1 28 --json >"$T/int.json" 2>/dev/null &
+pid=$!
+wait_for "$T/int.json" '"id":"LIB"'
+stop $pid
+check "SIGINT --json exits 1" test "$rc" = 1
+js=$(cat "$T/int.json")
+check "SIGINT --json: one object, interrupted, not ok" \
+  test "$(json_get "$js" 'd["interrupted"], d["ok"], d["stopped_level"] >= 0, len(d["claims"]) >= 21')" = \
+  "(True, False, True, True)"
 finish test_theorems_cli.sh

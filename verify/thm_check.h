@@ -66,10 +66,17 @@ typedef struct thm_errrow {
 typedef struct thm_report {
   int n;
   thm_claim c[THM_MAX_CLAIMS];
-  int nerr;
+  int nerr;             /* non-SLE rows: filled only by a level 3 that completed */
   thm_errrow err[THM_MAX_ERRROWS];
-  double seconds;
+  double seconds;       /* the whole run, or until it stopped */
+  int nfinal;           /* rows c[0..nfinal) are final; the rest of a stopped
+                           run are the partial counts of the level it stopped */
+  dab_status status;    /* what thm_check_run returned: DAB_OK, or why it stopped ... */
+  int stopped_level;    /* ... in level stopped_level (DAB_ECANCELED: interrupted) */
 } thm_report;
+
+/* Called by thm_check_run for row rep->c[i] once that row is final. */
+typedef void (*thm_claim_fn)(void *ctx, const thm_report *rep, int i);
 
 typedef struct thm_opts {
   int level;            /* -1 = every level */
@@ -89,6 +96,8 @@ typedef struct thm_opts {
   dab_progress_fn progress;
   void *progress_ctx;
   dab_cancel_flag *cancel;
+  thm_claim_fn on_claim; /* NULL: none; see thm_check_run */
+  void *claim_ctx;
 } thm_opts;
 
 /* Fills o with the defaults above. */
@@ -96,19 +105,43 @@ void thm_opts_default(thm_opts *o);
 
 /*
 ** Runs the selected levels into rep (caller-owned, ~40 KiB).
-** RETURN: DAB_OK (claims may still have failed: see thm_report_ok);
-** DAB_ENOMEM, DAB_ECANCELED, or the retrograde solver's error.
-** NOTES: single-threaded except the retrograde builds.
+** PARAMETERS: o->on_claim, when set, is called with o->claim_ctx once for
+**   every row of rep->c as soon as the row is final, rows in ascending
+**   order (rep->nfinal is then i + 1), so a caller can print each result
+**   while later levels run.  A level's rows become final together when the
+**   level ends.  o->cancel, when it becomes non-zero, stops the run inside
+**   the level under way, or before the next level starts.
+** RETURN: DAB_OK (claims may still have failed: see thm_report_ok), with
+**   rep->nfinal == rep->n; DAB_ENOMEM, DAB_ECANCELED, or the retrograde
+**   solver's error.  Whatever the status, rep->c[0..rep->nfinal) hold final
+**   results (the levels that completed), rep->status is the status
+**   returned and, when not DAB_OK, rep->stopped_level the level stopped.
+** NOTES: single-threaded except the retrograde builds, which finish before
+**   any on_claim call: on_claim runs on the calling thread, never
+**   concurrently with o->progress.  The checker keeps no state between
+**   calls; concurrent runs need their own opts, report and callbacks.
 */
 dab_status thm_check_run(const thm_opts *o, thm_report *rep, dab_err *err);
 
-/* True when every expected-to-hold claim has 0 counterexamples. */
+/* True when every expected-to-hold claim (final or not) has 0
+** counterexamples. */
 bool thm_report_ok(const thm_report *rep);
 
-/* Prints rep: a table for humans, or the JSON form
+/*
+** Prints rep: a table for humans, or the JSON form
 ** {"claims":[{"id","level","max_size","cases","counterexamples","expected",...}],
-**  "nonsle":[...],"ok":bool}. */
+**  "nonsle":[...],"seconds","interrupted":bool[,"stopped_level"],"ok":bool}.
+** Only the final rows are printed; a stopped run ends with a line that says
+** where it stopped (JSON: "stopped_level", "ok":false, and "interrupted":true
+** when the cancel flag stopped it).
+** thm_report_print is thm_print_begin, thm_print_claim for each final row,
+** then thm_print_end: a caller that prints rows from on_claim calls the three
+** in that order and gets the same output.
+*/
 void thm_report_print(FILE *f, const thm_report *rep, bool json);
+void thm_print_begin(FILE *f, bool json);
+void thm_print_claim(FILE *f, const thm_report *rep, int i, bool json);
+void thm_print_end(FILE *f, const thm_report *rep, bool json);
 
 /* ---- Internal: shared by the level files ---------------------------- */
 
