@@ -68,7 +68,11 @@ check "8 first uses at once leave one good file" "$DAB" check "$T/first/2x3.dab"
 run info "$T/3x3.dab"
 check "info exits 0" test "$rc" = 0
 check "info shows magic and board" grep -q "dab-tablebase" <<<"$out"
-check "info shows layer checksums" grep -q "layer.12.xxh3_128" <<<"$out"
+check "info: the summary comes first" test "$(head -n 2 <<<"$out" | cut -c1-6 | tr -d ' \n')" = "filecovers"
+check "info: no per-layer lines without --layers" bash -c '! grep -q "^layer\." <<<"$1"' _ "$out"
+check "info: at most 40 lines without --layers ($(wc -l <<<"$out"))" test "$(wc -l <<<"$out")" -le 40
+run info "$T/3x3.dab" --layers
+check "info --layers shows layer checksums" grep -q "layer.12.xxh3_128" <<<"$out"
 
 run info "$T/3x3.dab" --json
 check "info --json parses" $PY -c "import json,sys; d=json.loads(sys.argv[1]); assert d['meta']['rows']=='3'" "$out"
@@ -243,7 +247,7 @@ check "... into the -o file, not the cache" test -s "$T/L/o d/2x5.dab" -a ! -e "
 run build 2x5 -o "$T/L/f.dab" --full-array
 check "full-array build" test "$rc" = 0
 check "layered and full-array files hold the same layers" \
-  cmp -s <("$DAB" info "$T/L/2x5.dab" | grep xxh3_128) <("$DAB" info "$T/L/f.dab" | grep xxh3_128)
+  cmp -s <("$DAB" info "$T/L/2x5.dab" --layers | grep xxh3_128) <("$DAB" info "$T/L/f.dab" --layers | grep xxh3_128)
 run probe 5x5 5x5
 check "5x5: no build hint, a search hint" grep -q "dab solve 5x5" <<<"$err"
 check "5x5: no hint to a build that refuses" test "$(grep -c 'dab build 5x5' <<<"$err")" = 0
