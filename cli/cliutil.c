@@ -4,6 +4,7 @@
 */
 #include <errno.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <sys/stat.h>
 #include <stdlib.h>
 #include <string.h>
@@ -137,9 +138,18 @@ int cli_cores(void) {
   return n > 0 ? (int)n : 1;
 }
 
+void cli_note(const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  fputs("note: ", stderr);
+  vfprintf(stderr, fmt, ap);
+  fputc('\n', stderr);
+  va_end(ap);
+}
+
 void cli_announce_memory(const char *cmd, const char *what, unsigned long long bytes) {
-  if (bytes >= 64ull << 20)
-    fprintf(stderr, "dab %s: %s needs %.0f MiB of memory\n", cmd, what, (double)bytes / 1048576.0);
+  (void)cmd;
+  if (bytes >= 64ull << 20) cli_note("%s needs %.0f MiB of memory", what, (double)bytes / 1048576.0);
 }
 
 int cli_check_tb_dir(const char *cmd, const char *dir) {

@@ -103,8 +103,14 @@ void cli_progress_end(void);
 dab_cancel_flag *cli_cancel_on_signal(void);
 
 /* Says on stderr how much memory a plan needs, when it is large enough to
-** matter (>= 64 MiB), before the work starts. */
+** matter (>= 64 MiB), before the work starts: a note (cli_note), not an
+** error.  cmd is kept for the callers; notes carry no command prefix. */
 void cli_announce_memory(const char *cmd, const char *what, unsigned long long bytes);
+
+/* A note on stderr, "note: TEXT": what a successful run wants the user to
+** know (memory, where results went).  Errors alone start "dab CMD: ", so
+** a script can tell them apart by the first word. */
+void cli_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* Parses a size: 512M, 4G, 64k, 1048576 (an optional "iB" or "B" after
 ** the unit).  RETURN: bytes, or 0 when s is not a size of 64 bytes to

@@ -132,7 +132,7 @@ int dab_cmd_serve(int argc, char **argv) {
   uint64_t requests, errors;
   dab_service_counts(s, &requests, &errors);
   dab_service_free(s);
-  fprintf(stderr, "dab serve: stopped after %llu request%s (%llu answered 4xx/5xx)\n", (unsigned long long)requests,
-          requests == 1 ? "" : "s", (unsigned long long)errors);
+  cli_note("dab serve stopped after %llu request%s (%llu answered 4xx/5xx)", (unsigned long long)requests,
+           requests == 1 ? "" : "s", (unsigned long long)errors);
   return CLI_OK;
 }

@@ -64,6 +64,13 @@ l=[json.loads(x) for x in sys.argv[1].splitlines()]
 sys.exit(0 if l[0]["value"]==2 and l[1]["line"]==2 and "error" in l[1] and l[2]["rows"]==1 else 1)' "$out"
 check "stdin: one-line error on stderr" test "$(wc -l <"$tmp/err")" = 1
 
+# A successful run's notes look like notes ("note: ..."); "dab solve:" is
+# kept for errors, so a script can tell them apart.
+out=$("$DAB" solve 2x5 --search --no-store 2>"$tmp/note.err"); rc=$?
+check "notes: 2x5 search exits 0" test "$rc" = 0
+check "notes: the memory plan is a note" grep -q '^note: .*MiB of memory' "$tmp/note.err"
+check "notes: no line of a successful run starts like an error" bash -c '! grep -q "^dab " "$1"' _ "$tmp/note.err"
+
 # stdin, Ctrl-C during a search: that line gets the bounds object
 # (exact:false, "value" once proved), not an error string; the batch ends.
 mkfifo "$tmp/in"
