@@ -69,7 +69,7 @@ typedef struct solve_cfg {
 static void print_warning(void *ctx, const char *msg) {
   (void)ctx;
   cli_progress_end();
-  fprintf(stderr, "dab solve: warning: %s\n", msg);
+  fprintf(stderr, "warning: %s\n", msg);
 }
 
 /* Opens the oracle that answers for the board of g: every source in turn,

@@ -244,7 +244,7 @@ static dab_ab *new_solver(const proof_cfg *cfg, const dab_proof *pf, run_ctx *rc
 
 static void print_warning(void *ctx, const char *msg) {
   (void)ctx;
-  fprintf(stderr, "dab solve: warning: %s\n", msg);
+  fprintf(stderr, "warning: %s\n", msg);
 }
 
 /* dab_prover_store (proof/prover.h), unless --no-store; prints what was

@@ -62,7 +62,9 @@ DAB_API bool dabtb_readonly(void);
 
 /* For `dab info`: lookup gets the directories dabtb_find searches, in
 ** order, ':'-separated; write where dabtb_default_path would put a new
-** file (a directory), or "nowhere (why)".  Both are truncated to fit. */
+** file (a directory), or "nowhere (why)", as dabtb_default_path decides
+** it: a --tb or $DAB_TB_PATH directory that does not exist is nowhere.
+** Both are truncated to fit. */
 DAB_API void dabtb_where(const char *tb_dir, char *lookup, size_t llen, char *write, size_t wlen);
 
 /* Boards with at most this many lines (3x3) are built on first use. */

@@ -283,4 +283,13 @@ void dabtb_where(const char *tb_dir, char *lookup, size_t llen, char *write, siz
   else if (env && *env) snprintf(write, wlen, "%.*s", (int)strcspn(env, ":"), env);
   else if (cache_dir(path, sizeof path)) snprintf(write, wlen, "%s", path);
   else snprintf(write, wlen, "nowhere (no $XDG_CACHE_HOME or $HOME; pass --tb DIR or set DAB_TB_PATH)");
+  /* Say what write_dir will decide: a --tb or $DAB_TB_PATH directory that
+  ** is not there is not created (a typo would scatter files), so nothing is
+  ** written; the cache directory is made on first use. */
+  bool named = !dabtb_readonly() && ((tb_dir && *tb_dir) || (env && *env));
+  if (named && !is_dir(write)) {
+    char dir[PATH_MAX];
+    snprintf(dir, sizeof dir, "%s", write);
+    snprintf(write, wlen, "nowhere (%s does not exist; create it to store results there)", dir);
+  }
 }

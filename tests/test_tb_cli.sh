@@ -47,6 +47,16 @@ check "batch with bad lines exits 2" test "$rc" = 2
 check "batch bad lines give error objects" test "$(grep -c '"error"' "$T/b2.txt")" = 2
 check "batch good lines still answered" test "$(grep -c '"value"' "$T/b2.txt")" = 2
 
+# DAB_TB_PATH naming a directory that is not there: info and solve agree
+# that nothing is written, and nothing is.
+out=$(DAB_TB_PATH="$T/nodir" "$DAB" info --json)
+check "info: a missing DAB_TB_PATH directory is 'nowhere'" \
+  test "$(json_get "$out" 'd["write"].startswith("nowhere") and "nodir" in d["write"]')" = True
+DAB_TB_PATH="$T/nodir" "$DAB" solve 2x5 --json >/dev/null 2>"$T/nodir.err"
+check "solve: says the same directory does not exist" grep -q "nodir does not exist" "$T/nodir.err"
+check "... and writes nothing" test ! -e "$T/nodir"
+check "solve's warning is no error line" bash -c '! grep -q "^dab " "$1"' _ "$T/nodir.err"
+
 # Search path: a board name finds DAB_TB_PATH, small boards are built.
 run probe 1x7 1x7 --json   # a board no other test builds into data/tb/
 check "1x7 built on first use" test "$rc" = 0 -a -f "$T/path/1x7.dab"
