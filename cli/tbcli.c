@@ -24,6 +24,24 @@ int tbcli_open(const char *cmd, const char *file, const char *tb_dir, dabtb **ou
     }
   }
   st = dabtb_open(file, NULL, out, &err);
+  if (st == DAB_EINPUT) { /* dab's other files: say what they are and what reads them */
+    char head[8] = {0};
+    FILE *f = fopen(file, "rb");
+    size_t got = f ? fread(head, 1, sizeof head, f) : 0;
+    if (f) fclose(f);
+    const char *kind = NULL;
+    if (got == 8 && !memcmp(head, "DABMODEL", 8))
+      kind = "a trained agent's model (dab train), not a tablebase: it plays as KIND:FILE, e.g. "
+             "dab arena --p1 q:FILE (docs/agents.md)";
+    else if (got == 8 && !memcmp(head, "DABRULES", 8))
+      kind = "a rule file (dab train erl or econ), not a tablebase: it plays as erl:FILE or econ:FILE "
+             "(docs/agents.md)";
+    if (kind) {
+      char line[DAB_ERR_LEN + 4200];
+      snprintf(line, sizeof line, "%.4096s: %s", file, kind);
+      return cli_error(cmd, st, line);
+    }
+  }
   return st ? cli_error(cmd, st, err.msg) : 0;
 }
 

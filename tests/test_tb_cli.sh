@@ -47,6 +47,14 @@ check "batch with bad lines exits 2" test "$rc" = 2
 check "batch bad lines give error objects" test "$(grep -c '"error"' "$T/b2.txt")" = 2
 check "batch good lines still answered" test "$(grep -c '"value"' "$T/b2.txt")" = 2
 
+# A model is no tablebase: info says what it is; the docs never name a
+# model *.dab (the tablebase extension).
+run info data/models/az-3x3-forward.az
+check "info on a model: exit 2, says it is a trained agent's model" \
+  bash -c '[ "$1" = 2 ] && grep -q "trained agent.s model" <<<"$2"' _ "$rc" "$err"
+check "docs: no trained model written as *.dab" \
+  bash -c '! grep -n "dab train .*--out [^ ]*\.dab" README.md docs/*.md python/README.md'
+
 # DAB_TB_PATH naming a directory that is not there: info and solve agree
 # that nothing is written, and nothing is.
 out=$(DAB_TB_PATH="$T/nodir" "$DAB" info --json)
