@@ -45,6 +45,8 @@ int main(int argc, char **argv) {
     else if (!strcmp(a, "--no-sle")) o.tune.sle = false;
     else if (!strcmp(a, "--no-sacorder")) o.tune.order_sacrifices_last = false;
     else if (!strcmp(a, "--no-parity")) o.tune.parity = false;
+    else if (!strcmp(a, "--root-window")) o.tune.root_window = true;
+    else if (!strcmp(a, "--no-root-window")) o.tune.root_window = false;
     else if (!strcmp(a, "--no-loony")) o.tune.loony_bound = false;
     else if (!strcmp(a, "--no-chainmoves")) o.tune.chain_moves = false;
     else if (!strcmp(a, "--analyze")) analyze = true;

@@ -93,6 +93,9 @@ typedef struct dab_ab_tuning {
   bool sle;
   bool order_sacrifices_last;   /* non-sacrifices before sacrifices */
   bool parity;                  /* step null-window tests by 2 (value parity) */
+  bool root_window;             /* a root test whose guess lies strictly inside the
+                                   known bounds searches the window (guess-2, guess+2):
+                                   one search proves "= guess" (docs/solver.md) */
   bool loony_bound;             /* skip chain/loop openings that cannot reach alpha */
   bool chain_moves;             /* one opening per isolated chain (>= 3) / loop */
   bool hard_handouts;           /* ... and only the middle string of a 2-chain */

@@ -87,7 +87,7 @@ typedef struct ab_driver {
   ** whose first finisher wrote it (high half) and its fail-soft result. */
   int test_id;
   uint64_t root;
-  int nrem, beta;
+  int nrem, alpha, beta;       /* the running test's window (alpha = beta-1: null) */
   uint64_t outcome;
   int active;                 /* flag: solving a move (helpers may join) */
   double t0, last_progress;

@@ -43,9 +43,11 @@ static void worker_stats_add(dab_ab_stats *s, const ab_worker *w) {
   s->pdb_nodes += w->pdb_nodes;
 }
 
-/* One null-window search of p on (beta-1, beta) with every thread.
+/* One search of p on the window (alpha, beta) with every thread: a
+** null-window test when alpha = beta - 1.
 ** RETURN: DAB_OK and *result (fail-soft), or DAB_ECANCELED. */
-static dab_status run_test_once(dab_ab *ab, ab_driver *d, uint64_t p, int nrem, int beta, int *result) {
+static dab_status run_test_once(dab_ab *ab, ab_driver *d, uint64_t p, int nrem, int alpha, int beta,
+                                int *result) {
   int nt = d->threads;
   if (dab_popcount64(ab->g.all_lines & ~p) < ab->o.tune.smp_min_free) nt = 1;
   ab_worker ws[DAB_AB_MAX_THREADS];
@@ -62,6 +64,7 @@ static dab_status run_test_once(dab_ab *ab, ab_driver *d, uint64_t p, int nrem, 
   __atomic_store_n(&d->test_id, 0, __ATOMIC_RELAXED);
   __atomic_store_n(&d->root, p, __ATOMIC_RELEASE);
   __atomic_store_n(&d->nrem, nrem, __ATOMIC_RELEASE);
+  __atomic_store_n(&d->alpha, alpha, __ATOMIC_RELEASE);
   __atomic_store_n(&d->beta, beta, __ATOMIC_RELEASE);
   __atomic_store_n(&d->test_id, id, __ATOMIC_RELEASE); /* helpers may join from here */
   /* a new generation per test (drivers running at once may share one) */
@@ -81,7 +84,7 @@ static dab_status run_test_once(dab_ab *ab, ab_driver *d, uint64_t p, int nrem, 
     ws[i].keycache = ab->keycache;
     ws[i].root = p;
     ws[i].nrem = nrem;
-    ws[i].alpha = beta - 1;
+    ws[i].alpha = alpha;
     ws[i].beta = beta;
   }
   if (nt == 1) {
@@ -106,11 +109,11 @@ static dab_status run_test_once(dab_ab *ab, ab_driver *d, uint64_t p, int nrem, 
   return DAB_OK;
 }
 
-/* One null-window search of p on (beta-1, beta) with every thread.
+/* One search of p on (alpha, beta) with every thread, as run_test_once.
 ** RETURN: DAB_OK and *result (fail-soft), or DAB_ECANCELED. */
-static dab_status run_test(dab_ab *ab, ab_driver *d, uint64_t p, int nrem, int beta, int *result) {
+static dab_status run_test(dab_ab *ab, ab_driver *d, uint64_t p, int nrem, int alpha, int beta, int *result) {
   for (;;) {
-    dab_status st = run_test_once(ab, d, p, nrem, beta, result);
+    dab_status st = run_test_once(ab, d, p, nrem, alpha, beta, result);
     /* A helper finishing the previous test just as this one began can
     ** stop it: no result and no reason to stop.  Run it again (the table
     ** keeps what it proved). */
@@ -139,7 +142,7 @@ dab_status dab_ab_test_failsoft(dab_ab *ab, uint64_t p, int bound, int *failsoft
   d.t0 = dab_now_s();
   int nrem = dab_ab_open_boxes(&ab->g, p), r = 0;
   d.lo = -nrem, d.hi = nrem;
-  st = run_test(ab, &d, p, nrem, bound, &r);
+  st = run_test(ab, &d, p, nrem, bound - 1, bound, &r);
   d.st.seconds = dab_now_s() - d.t0;
   ab_driver_merge(ab, &d);
   if (st) return dab_fail(err, st, "search canceled");
@@ -187,8 +190,23 @@ static dab_status solve_from(dab_ab *ab, ab_driver *d, uint64_t p, int guess0, i
     if (b < lo + step) b = lo + step;
     if (b > hi) b = hi;
     int r;
-    st = run_test(ab, d, p, nrem, b, &r);
-    if (st) break;
+    /* root_window: a guess strictly inside the bounds is tested from both
+    ** sides at once, (guess - step, guess + step), where a result inside
+    ** the window is the value.  A guess at a known bound keeps the null
+    ** window: a wide one would prove again what is known. */
+    if (ab->o.tune.root_window && guess > lo && guess < hi) {
+      st = run_test(ab, d, p, nrem, guess - step, guess + step, &r);
+      if (st) break;
+      if (r > guess - step && r < guess + step) {
+        lo = hi = r;
+        if (ab->o.on_bound && d->report_bounds) ab->o.on_bound(ab->o.bound_ctx, lo, hi);
+        break;
+      }
+      b = r >= guess + step ? guess + step : guess - step + 1; /* which side failed */
+    } else {
+      st = run_test(ab, d, p, nrem, b - 1, b, &r);
+      if (st) break;
+    }
     if (r >= b) {
       int nl = ab->o.tune.parity ? parity_up(r, nrem) : r;
       if (nl > lo) lo = nl;
@@ -275,12 +293,12 @@ static void help_drivers(analysis_job *j, int self) {
     ** second read of test_id comes after them and sees any change. */
     w.root = __atomic_load_n(&d->root, __ATOMIC_ACQUIRE);
     w.nrem = __atomic_load_n(&d->nrem, __ATOMIC_ACQUIRE);
+    w.alpha = __atomic_load_n(&d->alpha, __ATOMIC_ACQUIRE);
     w.beta = __atomic_load_n(&d->beta, __ATOMIC_ACQUIRE);
     if (!id || flag_get(&d->stop) || __atomic_load_n(&d->test_id, __ATOMIC_RELAXED) != id) {
       sched_yield(); /* between two tests */
       continue;
     }
-    w.alpha = w.beta - 1;
     w.ab = ab, w.drv = d, w.id = 1 + self, w.test_id = id;
     w.reports = self == 0; /* the progress line goes on while thread 0 helps */
     w.keycache = ab->keycache;

@@ -118,6 +118,7 @@ static const variant variants[] = {
     {"loony+chain moves only", false, false, false, false, true, true, false, true, DAB_TT_WORK, false, false},
     {"graph keys only", false, false, false, false, false, true, false, false, DAB_TT_WORK, true, false},
     {"default, no table", true, true, true, true, true, true, true, true, DAB_TT_WORK, true, true},
+    {"default, root window", true, true, true, true, true, true, false, true, DAB_TT_WORK, true, true},
 };
 
 static void make_opts(const variant *v, dab_ab_opts *o, uint64_t hash) {
@@ -136,6 +137,7 @@ static void make_opts(const variant *v, dab_ab_opts *o, uint64_t hash) {
   o->tune.tt_policy = v->policy;
   o->tune.graph_keys = v->graph;
   if (!strcmp(v->name, "graph keys only")) o->tune.graph_min_free = 0;
+  o->tune.root_window = !strcmp(v->name, "default, root window");
   o->tune.etc = v->etc;
   /* the boards here have 6-31 lines: ETC from 4 free lines, so that it
   ** acts at most nodes (the default 18 would spare most of them) */
