@@ -52,7 +52,7 @@ kill_at() {
 }
 
 # checksums FILE: the per-layer checksums (equal files hold equal tables).
-checksums() { "$DAB" info "$1" 2>/dev/null | grep xxh3_128; }
+checksums() { "$DAB" info "$1" --layers 2>/dev/null | grep xxh3_128; }
 
 # rerun_tally WHAT CMD...: the rerun after a kill is right when CMD succeeds.
 rerun_tally() {

@@ -10,7 +10,7 @@ print=0
 [ "${1:-}" = "--print" ] && { print=1; shift; }
 [ $# -eq 1 ] || { echo "usage: bench/tb_checksums.sh [--print] FILE.dab" >&2; exit 2; }
 rows() {  # the file's layers as "| RxC | layer | entries | canonical | xxh3_128 |"
-  "$DAB" info "$1" | awk '
+  "$DAB" info "$1" --layers | awk '
     $1 == "rows" { r = $2 } $1 == "cols" { c = $2 }
     $1 ~ /^layer\.[0-9]+\.entries$/   { split($1, p, "."); e[p[2]] = $2 }
     $1 ~ /^layer\.[0-9]+\.canonical$/ { split($1, p, "."); k[p[2]] = $2 }

@@ -27,19 +27,19 @@ echo "# date: $(date -u '+%F %H:%M UTC')   commit: $(git rev-parse --short HEAD 
 echo "# label wall_s peak_rss_MB cpu_s (user + sys: other jobs share the cores)"
 rate_sum=0
 for B in "${boards[@]}"; do
-  plan=$($DAB build "$B" -o "$dir/$B.l.dab" --plan | sed -n 's/^estimated time: \([0-9.]*\) \([a-z]*\).*/\1 \2/p')
+  plan=$($DAB build "$B" -o "$dir/$B.l.dab" --plan | sed -n 's/^estimated time: \(.*\) of CPU time.*/\1/p')
   timed "$B layered" $DAB build "$B" -o "$dir/$B.l.dab" --threads 2
   solve=$(sed -n 's/^time: layers \([0-9.]*\) s.*/\1/p' "$dir/out")
   idx=$(sed -n 's/.*blocks, \([0-9]*\) indexed.*/\1/p' "$dir/out")
   timed "$B full-array (baseline)" $DAB build "$B" -o "$dir/$B.f.dab" --threads 2 --full-array
-  if cmp -s <($DAB info "$dir/$B.l.dab" | grep -E 'xxh3_128|canonical|value_empty') \
-            <($DAB info "$dir/$B.f.dab" | grep -E 'xxh3_128|canonical|value_empty'); then
+  if cmp -s <($DAB info "$dir/$B.l.dab" --layers | grep -E 'xxh3_128|canonical|value_empty') \
+            <($DAB info "$dir/$B.f.dab" --layers | grep -E 'xxh3_128|canonical|value_empty'); then
     echo "$B: layered and full-array files hold identical layers (every XXH3-128, count and the value)"
   else
     echo "$B: FILES DIFFER"; exit 1
   fi
   rate=$(awk -v n="$idx" -v s="$solve" 'BEGIN {printf "%.0f", n / s}')
-  echo "$B: layered solve $solve s for $idx indexed entries: $rate entries/s on 2 threads; plan estimated $plan"
+  echo "$B: layered solve $solve s for $idx indexed entries: $rate entries/s on 2 threads; plan estimated $plan of CPU time"
   rm -f "$dir/$B.f.dab"
   $PROBE "$dir/$B.l.dab" 2000000 | grep -E "1 thread, warm"
   rate_sum=$rate

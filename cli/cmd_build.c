@@ -66,12 +66,21 @@ static void print_resume(int argc, char **argv, bool mpi) {
 }
 
 static void print_time(const char *label, double s) {
-  if (s < 120) printf("%s%.1f s", label, s);
+  if (s < 10) printf("%s%.2g s", label, s);
+  else if (s < 120) printf("%s%.0f s", label, s);
   else if (s < 7200) printf("%s%.1f min", label, s / 60);
   else printf("%s%.2f h", label, s / 3600);
 }
 
+/* "74 MiB", "2.07 GiB": small plans stay readable. */
+static const char *size_text(uint64_t b, char *buf, size_t len) {
+  if (b < (1ull << 30)) snprintf(buf, len, "%.0f MiB", (double)b / 1048576.0);
+  else snprintf(buf, len, "%.2f GiB", gib(b));
+  return buf;
+}
+
 static int print_plan(const char *path, const dabtb_plan *p) {
+  char peak[32], limit[32], disk[32];
   printf("plan: dab build %dx%d -> %s\n", p->rows, p->cols, path);
   printf("builder: %s, %d threads, %d symmetries with border equivalence\n",
          p->full_array ? "full-array retrograde table" : "layered (quiet positions only)", p->threads,
@@ -83,18 +92,24 @@ static int print_plan(const char *path, const dabtb_plan *p) {
     printf("%s\n", p->layers_done > p->nlines - k ? "   (done)" : "");
   }
   printf("indexed entries: %llu (of 2^%d positions)\n", (unsigned long long)p->indexed, p->nlines);
-  printf("peak memory: %.2f GiB (%s); limit %.2f GiB: %s\n", gib(p->peak_bytes),
+  printf("peak memory: %s (%s); limit %s: %s\n", size_text(p->peak_bytes, peak, sizeof peak),
          p->full_array ? "retrograde table" : "every layer, one byte per entry, plus blocks",
-         gib(p->mem_limit), p->fits ? "fits" : "DOES NOT FIT: the build is refused");
-  printf("temporary disk: %.2f GiB (%s); file about %.0f MB\n", gib(p->disk_bytes),
+         size_text(p->mem_limit, limit, sizeof limit), p->fits ? "fits" : "DOES NOT FIT: the build is refused");
+  printf("temporary disk: %s (%s); file about %.3g MB\n", size_text(p->disk_bytes, disk, sizeof disk),
          p->full_array ? "the file twice" : "the layers, plus the file twice",
          (double)p->file_bytes / 1e6);
   if (p->full_array)
     printf("estimated time: not estimated for the full-array builder\n");
   else {
-    print_time("estimated time: ", p->seconds);
-    printf(" on %d threads with free cores (timed sample: %.3g entries/s per thread)\n", p->threads,
-           p->sample_rate);
+    /* CPU time is what the estimate is of; wall time follows from it only
+    ** when the threads have their cores to themselves */
+    double cpu = p->seconds * p->threads;
+    print_time("estimated time: ", cpu * DABTB_PLAN_LOW);
+    print_time(" to ", cpu * DABTB_PLAN_HIGH);
+    printf(" of CPU time (timed sample: %.3g entries/s per thread);\n", p->sample_rate);
+    print_time("  wall time ", p->seconds * DABTB_PLAN_LOW);
+    print_time(" to ", p->seconds * DABTB_PLAN_HIGH);
+    printf(" on %d free cores, longer when other jobs share them\n", p->threads);
   }
   if (p->layers_done) printf("resume: %d finished layers on disk\n", p->layers_done);
   return p->fits ? CLI_OK : CLI_FAIL;

@@ -16,7 +16,7 @@
 #include "tablebase/tb_find.h"
 
 static const char usage[] =
-    "usage: dab pdb build [--max-strings N] [--plan] [-o FILE] [--tb DIR]\n"
+    "usage: dab pdb build [--max-strings N] [--plan] [--mem-limit SIZE] [-o FILE] [--tb DIR]\n"
     "       dab pdb info [FILE] [--json]\n"
     "       dab pdb probe POSITION [--pdb FILE] [--json]\n"
     "       dab pdb check [FILE]\n"
@@ -26,7 +26,9 @@ static const char usage[] =
     "alone and its moves (docs/pdb.md).  The search uses it for positions whose every\n"
     "component it holds with `dab solve --pdb` (exact; measured no faster).\n"
     "  build   grows every component a string at a time (default N = 12, about a\n"
-    "          minute; --plan prints components, memory, disk and time per N first).\n"
+    "          minute of CPU, 0.9 GiB; --plan prints components, memory, disk and\n"
+    "          time per N first; a plan above --mem-limit SIZE, default the memory\n"
+    "          available, is refused before anything runs).\n"
     "          Written to FILE or " DAB_PDB_FILE " beside the tablebases (the cache).\n"
     "          Ctrl-C saves the components made so far (each one complete) into the\n"
     "          file; a rerun reuses the components of the file it finds (their facts\n"
@@ -42,17 +44,34 @@ static const char usage[] =
 ** The plan: components per level and embeddings per level, measured up
 ** to 14 and 13 strings (every level built here; the last level's
 ** embeddings are never stored), past that extrapolated at the last
-** measured ratios (3.2x components, 4.8x embeddings a string).  Memory: the embeddings grown (52 bytes each) and the
-** fingerprint set of the level made (16-byte slots at most half full,
-** twice that while it doubles), plus the components; time: 25 us per
-** embedding grown (its offers, and the new components' moves and facts).
-** Measured 2026-11-27 (AMD EPYC, one thread): 12 strings 52 s and
-** 0.91 GiB, 13 strings 322 s and 3.6 GiB, 14 strings 14.6 GiB.
+** measured ratios (3.2x components, 4.8x embeddings a string).
+** Memory at its peak, the last level: the embeddings of the level below
+** (52 bytes each), the fingerprint set of the last level (16-byte slots,
+** a power of two at most half full, one and a half times that while it
+** doubles), the components (40 + 20 N bytes each) and 8 MiB of process.
+** Time: 2.3 us of CPU per string of every embedding grown (a larger one
+** makes more offers, and its new components have more moves).
+** Measured (AMD EPYC, one thread, CPU seconds and peak RSS): 9 strings
+** 0.40 s and 15 MB, 10 strings 2.1 s and 42 MB, 11 strings 13.2 s and
+** 255 MB, 12 strings 80 s and 0.91 GiB (2026-11-29, beside other jobs;
+** 52 s on 2026-11-27); 13 strings 322 s and 3.6 GiB, 14 strings 2,078 s
+** (beside another build) and 14.6 GiB.  The model meets each within 1.3x.
 */
 static const double plan_comp[] = {0,    2,    3,     7,     15,     31,      78,      204,
                                    565,  1606, 4777, 14479, 45041, 142120, 455140};
 static const double plan_emb[] = {0,      2,       6,       18,        63,        242,     1014,
                                   4489,   20497,   95524,   451157,    2151906,   10341831, 50012094};
+#define PLAN_SECONDS_PER_STRING 2.3e-6
+#define PLAN_EMB_BYTES 52.0
+#define PLAN_PROCESS_BYTES (8.0 * 1048576)
+/* The spread stated with the time: the machine and its load (measured
+** 0.78x to 1.19x of the model on the sizes above). */
+#define PLAN_LOW 0.67
+#define PLAN_HIGH 1.5
+/* The file: 42-54 bytes a component measured (9-12 strings), plus
+** LMDB's pages. */
+#define PLAN_FILE_PER_COMPONENT 50.0
+#define PLAN_FILE_FIXED 32768.0
 
 typedef struct plan_row {
   double comps, comps_total, emb, bytes, seconds;
@@ -65,30 +84,53 @@ static double emb_at(int s) {
   return e;
 }
 
+/* Bytes of the fingerprint set holding n embeddings, at its peak (as
+** pdb_enum.c's fpset_add grows it: from 2^16 slots, doubling). */
+static double fpset_peak(double n) {
+  double slots = 65536;
+  while (slots < 2 * (n + 1)) slots *= 2;
+  return 1.5 * slots * 16;
+}
+
 static plan_row plan(int n) {
   plan_row r = {0, 0, 0, 0, 0};
-  double comps = 0, total = 0, grown = 0;
+  double comps = 0, total = 0, work = 0;
   for (int s = 1; s <= n; s++) {
     comps = s <= 14 ? plan_comp[s] : comps * 3.2;
     total += comps;
-    if (s < n) grown += emb_at(s);
+    if (s < n) work += emb_at(s) * s;
   }
   r.comps = comps, r.comps_total = total, r.emb = emb_at(n);
-  r.bytes = (n > 1 ? emb_at(n - 1) * 52 : 0) + emb_at(n) * 64 + total * (40 + 20.0 * n) + (64u << 20);
-  r.seconds = grown * 25e-6 + 1;
+  r.bytes = (n > 1 ? emb_at(n - 1) * PLAN_EMB_BYTES : 0) + fpset_peak(emb_at(n)) + total * (40 + 20.0 * n) +
+            PLAN_PROCESS_BYTES;
+  r.seconds = work * PLAN_SECONDS_PER_STRING;
   return r;
 }
 
+/* "74 MiB", "2.07 GiB": small plans stay readable. */
+static const char *size_text(double b, char *buf, size_t len) {
+  if (b < 1073741824.0) snprintf(buf, len, "%.0f MiB", b / 1048576.0);
+  else snprintf(buf, len, "%.2f GiB", b / 1073741824.0);
+  return buf;
+}
+
 static int cmd_plan(int n) {
-  printf("%8s %14s %14s %14s %12s %10s\n", "strings", "components", "total", "embeddings", "memory", "time");
+  char mem[32];
+  printf("%8s %14s %14s %14s %12s %12s\n", "strings", "components", "total", "embeddings", "peak memory",
+         "CPU time");
   for (int s = 1; s <= DAB_PDB_MAX_STRINGS; s++) {
     plan_row r = plan(s);
     if (s < 8 && s != n) continue;
-    printf("%8d %14.0f %14.0f %14.0f %9.2f GiB %9.0f s%s%s\n", s, r.comps, r.comps_total, r.emb,
-           r.bytes / (1u << 30), r.seconds, s > 14 ? " (extrapolated)" : "", s == n ? "  <- --max-strings" : "");
+    printf("%8d %14.0f %14.0f %14.0f %12s %10.3g s%s%s\n", s, r.comps, r.comps_total, r.emb,
+           size_text(r.bytes, mem, sizeof mem), r.seconds, s > 14 ? " (extrapolated)" : "",
+           s == n ? "  <- --max-strings" : "");
   }
   plan_row r = plan(n);
-  printf("disk: about %.0f MB (zstd blocks, about 60 bytes a component)\n", r.comps_total * 60 / 1e6);
+  printf("--max-strings %d: peak memory about %s; CPU time about %.3g s (%.3g to %.3g s: one thread, "
+         "measured on an AMD EPYC; wall time is longer when other jobs share the core)\n",
+         n, size_text(r.bytes, mem, sizeof mem), r.seconds, r.seconds * PLAN_LOW, r.seconds * PLAN_HIGH);
+  printf("disk: about %.3g MB (zstd blocks, about %.0f bytes a component)\n",
+         (r.comps_total * PLAN_FILE_PER_COMPONENT + PLAN_FILE_FIXED) / 1e6, PLAN_FILE_PER_COMPONENT);
   return CLI_OK;
 }
 
@@ -118,11 +160,11 @@ static int load(const char *cmd, const char *path, dab_pdb **db) {
 }
 
 static int cmd_build(int argc, char **argv) {
-  const char *out = NULL, *tb_dir = NULL, *maxs = NULL;
+  const char *out = NULL, *tb_dir = NULL, *maxs = NULL, *mem_limit = NULL;
   bool want_plan = false;
   const cli_opt table[] = {{"--max-strings", CLI_TEXT, &maxs, 0}, {"--plan", CLI_FLAG, &want_plan, 0},
                            {"-o", CLI_TEXT, &out, 0},            {"--tb", CLI_TEXT, &tb_dir, 0},
-                           {NULL, 0, NULL, 0}};
+                           {"--mem-limit", CLI_TEXT, &mem_limit, 0}, {NULL, 0, NULL, 0}};
   int n, rc = cli_parse_args("pdb build", argc, argv, table, NULL, 0, &n, usage);
   if (rc) return rc < 0 ? CLI_OK : rc;
   long maxn = 12;
@@ -135,14 +177,19 @@ static int cmd_build(int argc, char **argv) {
       return CLI_USAGE;
     }
   }
+  uint64_t limit = 0;
+  if (mem_limit && !(limit = cli_parse_size(mem_limit))) {
+    fprintf(stderr, "dab pdb build: --mem-limit %s: expected a size like 8G\n", mem_limit);
+    return CLI_USAGE;
+  }
   if (want_plan) return cmd_plan((int)maxn);
   plan_row r = plan((int)maxn);
-  uint64_t avail = dab_mem_available();
+  uint64_t avail = limit ? limit : dab_mem_available();
   if (avail && r.bytes > (double)avail) {
     fprintf(stderr,
-            "dab pdb build: --max-strings %ld needs about %.1f GiB, more than the %.1f GiB available "
+            "dab pdb build: --max-strings %ld needs about %.2f GiB, more than the %.2f GiB %s "
             "(dab pdb build --plan lists each size)\n",
-            maxn, r.bytes / (1u << 30), (double)avail / (1u << 30));
+            maxn, r.bytes / (1u << 30), (double)avail / (1u << 30), limit ? "of --mem-limit" : "available");
     return CLI_USAGE;
   }
   char path[PATH_MAX];
@@ -150,8 +197,10 @@ static int cmd_build(int argc, char **argv) {
   if (out) snprintf(path, sizeof path, "%s", out);
   else if (dabtb_default_file(DAB_PDB_FILE, tb_dir, path, sizeof path, &err))
     return cli_error("pdb build", DAB_EIO, err.msg);
-  fprintf(stderr, "dab pdb build: components of up to %ld strings -> %s (plan: %.0f components, %.2f GiB, ~%.0f s)\n",
-          maxn, path, r.comps_total, r.bytes / (1u << 30), r.seconds);
+  char mem[32];
+  cli_note("pdb build: components of up to %ld strings -> %s (plan: %.0f components, %s of memory, %.3g to %.3g "
+           "CPU-s)", maxn, path, r.comps_total, size_text(r.bytes, mem, sizeof mem), r.seconds * PLAN_LOW,
+           r.seconds * PLAN_HIGH);
   dab_pdb *db = NULL;
   struct stat sb;
   if (stat(path, &sb) == 0) { /* resume: reuse what the old file holds */

@@ -10,8 +10,10 @@
 #include "cli/cliutil.h"
 #include "cli/commands.h"
 #include "cli/solveproof.h"
+#include "game/sysmem.h"
 #include "oracle/oracle.h"
 #include "solver/ab.h"
+#include "solver/retro.h"
 
 static const char usage[] =
     "usage: dab solve POS [options]      dab solve - [options]  (one POS per stdin line)\n\n"
@@ -30,6 +32,10 @@ static const char usage[] =
     "                 512M at 36 free lines doubling every two, at most 8G or half the\n"
     "                 memory, and 16 bytes a node under --node-limit)\n"
     "  --threads N    search / build threads (default: all cores)\n"
+    "  --plan         say what the query would do and cost (memory, a range of CPU\n"
+    "                 time), and solve nothing; --json for a JSON object\n"
+    "  --mem-limit SIZE  refuse a table above SIZE, e.g. 8G (default: the memory\n"
+    "                 available); the search's table is sized to fit it\n"
     "  --no-border    do not use the border-line equivalence\n"
     "  --no-decline   try every move when a capture hands over a box\n"
     "  --no-sle       search simple loony endgames instead of using the formula\n"
@@ -47,7 +53,7 @@ static const char usage[] =
     "Boards without a table keep what a search proves in RxC.dab on the tablebase\n"
     "path (its solved store): a repeated query is answered from it at once, and a\n"
     "rerun after Ctrl-C or a kill resumes from the bounds proved so far.\n"
-    "A search first says its plan (memory, expected scale, where results go).\n"
+    "A search first says its plan (memory, expected time, where results go).\n"
     "A progress line (nodes/s, current bounds) is shown on a terminal.  Ctrl-C\n"
     "stops a search and prints the bounds proved so far (exit 1); with --json, also\n"
     "{\"rows\",\"cols\",\"exact\":false,\"lower\",\"upper\"[,\"value\"],\"source\",\"nodes\",\"seconds\"}.\n";
@@ -63,6 +69,8 @@ typedef struct solve_cfg {
   bool wdl, has_score;      /* --wdl / --score D: win/draw/loss and the moves keeping it */
   bool pdb;                 /* --pdb: search with the pattern database */
   int score;
+  bool plan;                /* --plan: say what the query would cost, and stop */
+  uint64_t mem_limit;       /* --mem-limit: refuse tables above it; 0 = MemAvailable */
 } solve_cfg;
 
 /* The oracle's warnings (a store that cannot be written, ...). */
@@ -97,7 +105,10 @@ static dab_status open_oracle(const dab_geom *g, const solve_cfg *c, dab_oracle 
                         .progress = c->json ? NULL : cli_progress,
                         .warn = print_warning,
                         .cancel = cli_cancel_on_signal(),
-                        .pdb = c->pdb ? DAB_ORACLE_PDB_ON : DAB_ORACLE_PDB_OFF};
+                        .pdb = c->pdb ? DAB_ORACLE_PDB_ON : DAB_ORACLE_PDB_OFF,
+                        .mem_limit = c->mem_limit,
+                        /* --plan writes nothing: no table built on first use, no store */
+                        .read_only = c->plan};
   return dab_oracle_open(g->rows, g->cols, &oo, out, err);
 }
 
@@ -135,40 +146,135 @@ static void format_duration(double s, char *buf, size_t len) {
     }
 }
 
+/* What a query will cost: CPU seconds lo..hi (a range: oracle.h,
+** solver/retro.h), the same on the given threads' free cores, and whether
+** its new memory fits the limit. */
+typedef struct cost {
+  double lo, hi, wall_lo, wall_hi;
+  uint64_t limit;
+  bool fits;
+} cost;
+
+static cost plan_cost(const dab_oracle_plan *plan, const solve_cfg *c) {
+  cost k = {0, 0, 0, 0, 0, true};
+  double threads = c->threads ? c->threads : cli_cores();
+  const char *source = plan->source ? plan->source : "";
+  if (!strcmp(source, "retro")) {
+    k.lo = plan->expected_seconds * DAB_RETRO_PLAN_LOW;
+    k.hi = plan->expected_seconds * DAB_RETRO_PLAN_HIGH;
+    k.wall_lo = k.lo / threads, k.wall_hi = k.hi / threads; /* the sweep divides evenly */
+  } else if (!strcmp(source, "search")) {
+    double moves = c->value_only ? 1 : DAB_ORACLE_PLAN_MOVES;
+    k.lo = plan->expected_seconds * DAB_ORACLE_PLAN_LOW * moves;
+    k.hi = plan->expected_seconds * DAB_ORACLE_PLAN_HIGH * moves;
+    double speedup = threads > 1 ? DAB_ORACLE_PLAN_SMP * threads : 1; /* lazy SMP (oracle.h) */
+    k.wall_lo = k.lo / speedup, k.wall_hi = k.hi / speedup;
+  }
+  k.limit = c->mem_limit ? c->mem_limit : dab_mem_available();
+  k.fits = !k.limit || plan->new_bytes <= k.limit;
+  return k;
+}
+
+/* "12 to 47 s": a range of durations. */
+static void format_range(double lo, double hi, char *buf, size_t len) {
+  char a[24], b[24];
+  format_duration(lo, a, sizeof a);
+  format_duration(hi, b, sizeof b);
+  snprintf(buf, len, "%s to %s", a, b);
+}
+
+/* --plan: what the query would do, printed instead of doing it.
+** RETURN: the exit code (1 when its memory does not fit). */
+static int print_plan_only(const dab_parsed *p, const solve_cfg *c) {
+  dab_oracle_plan plan;
+  dab_err err;
+  dab_status st = dab_oracle_plan_query(oracle, &p->game.lines, &plan, &err);
+  if (st) return cli_error("solve", st, err.msg);
+  const char *source = plan.source ? plan.source : "none";
+  cost k = plan_cost(&plan, c);
+  int threads = c->threads ? c->threads : cli_cores();
+  if (c->json) {
+    printf("{\"rows\":%d,\"cols\":%d,\"source\":\"%s\",\"free_lines\":%d,\"memory_bytes\":%llu,"
+           "\"table_bytes\":%llu,\"value_only\":%s,\"cpu_seconds\":[%.3g,%.3g],\"threads\":%d,"
+           "\"wall_seconds\":[%.3g,%.3g],\"mem_limit\":%llu,\"fits\":%s}\n",
+           p->geom.rows, p->geom.cols, source, plan.free_lines, (unsigned long long)plan.new_bytes,
+           (unsigned long long)plan.table_bytes, c->value_only ? "true" : "false", k.lo, k.hi, threads,
+           k.wall_lo, k.wall_hi, (unsigned long long)k.limit, k.fits ? "true" : "false");
+    return k.fits ? CLI_OK : CLI_FAIL;
+  }
+  static const struct { const char *source, *what; } said[] = {
+      {"tablebase", "answered from the board's tablebase file"},
+      {"memory", "answered from the board's table, solved in memory"},
+      {"stored", "answered from what an earlier search stored"},
+      {"retro", "solved by retrograde analysis below the position"},
+      {"search", "solved by exact alpha-beta search"},
+      {"none", "not covered by any source"}};
+  const char *what = "";
+  for (size_t i = 0; i < sizeof said / sizeof said[0]; i++)
+    if (!strcmp(said[i].source, source)) what = said[i].what;
+  printf("plan: dab solve %dx%d from %d free lines: %s\n", p->geom.rows, p->geom.cols, plan.free_lines, what);
+  char range[64];
+  if (plan.table_bytes)
+    printf("memory: %.0f MiB (table %.0f MiB and key cache)", (double)plan.new_bytes / 1048576.0,
+           (double)plan.table_bytes / 1048576.0);
+  else
+    printf("memory: %.0f MiB%s", (double)plan.new_bytes / 1048576.0,
+           !strcmp(source, "retro") ? " (one byte a position below it)" : "");
+  printf("; limit %.2f GiB: %s\n", (double)k.limit / 1073741824.0, k.fits ? "fits" : "DOES NOT FIT: refused");
+  if (k.hi > 0) {
+    format_range(k.lo, k.hi, range, sizeof range);
+    printf("time: %s of CPU time%s", range,
+           strcmp(source, "search") ? "" : c->value_only ? " for the value" : " for every move's value");
+    format_range(k.wall_lo, k.wall_hi, range, sizeof range);
+    printf("; %s on %d free core%s (measured on an AMD EPYC; longer when other jobs share them)\n", range,
+           threads, threads > 1 ? "s" : "");
+  } else
+    printf("time: well under a second\n");
+  return k.fits ? CLI_OK : CLI_FAIL;
+}
+
 /* Says what a query will cost before it starts: the memory of a table
-** built for it and, for a search, the expected scale and where the results
-** go; a search the machine cannot be expected to finish says so. */
+** built for it and the expected time, a range; for a search also where
+** the results go; a search the machine cannot be expected to finish says
+** so. */
 static void print_plan(const dab_parsed *p, const solve_cfg *c) {
   dab_oracle_plan plan;
   if (dab_oracle_plan_query(oracle, &p->game.lines, &plan, NULL) || !plan.source) return;
+  cost k = plan_cost(&plan, c);
+  char range[64], wall[64];
+  format_range(k.lo, k.hi, range, sizeof range);
+  format_range(k.wall_lo, k.wall_hi, wall, sizeof wall);
+  int threads = c->threads ? c->threads : cli_cores();
   if (!strcmp(plan.source, "retro")) {
-    cli_announce_memory("solve", "the retrograde table", plan.new_bytes);
+    if (plan.new_bytes >= 64ull << 20)
+      cli_note("the retrograde table needs %.0f MiB of memory; expected %s of CPU time, %s on %d free core%s",
+               (double)plan.new_bytes / 1048576.0, range, wall, threads, threads > 1 ? "s" : "");
     return;
   }
   if (strcmp(plan.source, "search")) return;
   const dab_geom *g = &p->geom;
-  double threads = c->threads ? c->threads : cli_cores();
-  double wall = plan.expected_seconds / threads;
-  bool long_one = wall >= 10;   /* worth the plan's detail */
-  if (c->json && wall < 600) return;
+  bool long_one = k.wall_hi >= 20;   /* worth the plan's detail */
+  if (c->json && k.wall_lo < 600) return;
   if (!long_one) {
     cli_announce_memory("solve", "the search (table and key caches)", plan.new_bytes);
     return;
   }
-  char scale[48], mem[48];
-  format_duration(wall, scale, sizeof scale);
+  char mem[48];
   if (plan.new_bytes) snprintf(mem, sizeof mem, "%.0f MiB", (double)plan.new_bytes / 1048576.0);
   else snprintf(mem, sizeof mem, "the table held");
-  fprintf(stderr, "dab solve: plan: exact search of %dx%d from %d free lines, %s (table %.0f MiB and key cache)\n",
-          g->rows, g->cols, plan.free_lines, mem, (double)plan.table_bytes / 1048576.0);
-  fprintf(stderr, "  expected scale: up to ~%s on %.0f thread%s (an empty board of %d lines; a position in play "
-                  "costs less)\n", scale, threads, threads > 1 ? "s" : "", plan.free_lines);
-  if (plan.store_write)
-    fprintf(stderr, "  results are kept in %s as they are proved: Ctrl-C stops, a rerun resumes\n",
-            plan.store[0] ? plan.store : "the board's tablebase file (created on the tablebase path)");
-  if (wall >= 30 * 86400.0 && !c->node_limit)
-    fprintf(stderr, "  this search will not finish on this machine; --node-limit N bounds it, and a "
-                    "divisible proof (dab solve --proof) splits it over machines\n");
+  cli_note("plan: exact search of %dx%d from %d free lines, %s (table %.0f MiB and key cache)", g->rows, g->cols,
+           plan.free_lines, mem, (double)plan.table_bytes / 1048576.0);
+  cli_note("expected: %s of CPU time for %s, %s on %d free core%s (longer when other jobs share them)", range,
+           c->value_only ? "the value" : "every move's value", wall, threads, threads > 1 ? "s" : "");
+  if (plan.store_write && plan.store_min_seconds > 0)
+    cli_note("results are kept in the cache once the search has run %g s (DAB_CACHE_MIN_SECONDS): Ctrl-C "
+             "stops, a rerun resumes", plan.store_min_seconds);
+  else if (plan.store_write)
+    cli_note("results are kept in %s as they are proved: Ctrl-C stops, a rerun resumes",
+             plan.store[0] ? plan.store : "the board's tablebase file (created on the tablebase path)");
+  if (k.wall_lo >= 30 * 86400.0 && !c->node_limit)
+    cli_note("this search will not finish on this machine; --node-limit N bounds it, and a divisible proof "
+             "(dab solve --proof) splits it over machines");
 }
 
 /* Appends the JSON string s (escaped) to out. */
@@ -225,6 +331,9 @@ static void format_extras(const dab_oracle_info *in, const solve_cfg *c, char *e
     snprintf(text + t, text_len - t, "stored: %llu records in %.2000s (%llu written by this run, %.1f ms)\n",
              (unsigned long long)in->store_records, in->store, (unsigned long long)in->store_written,
              in->store_seconds * 1e3);
+  else if (in->store_dropped && !c->no_store)
+    snprintf(text + t, text_len - t, "stored: nothing (a search under %g s: the cache keeps longer ones, "
+             "DAB_CACHE_MIN_SECONDS)\n", in->store_min_seconds);
   else
     snprintf(text + t, text_len - t, "stored: nothing (%s)\n",
              c->no_store ? "--no-store" : in->store_open ? "the store is read-only here" : "no store");
@@ -263,6 +372,7 @@ static dab_status solve_one(const dab_parsed *p, const solve_cfg *c, dab_analysi
     oracle = NULL;
     return st;
   }
+  if (c->plan) return DAB_OK; /* the caller prints the plan */
   print_plan(p, c);
   const char *source = dab_oracle_source(oracle);
   if (!c->json && !strcmp(source, "search")) mention_proof(g, dab_ls_word(&p->game.lines));
@@ -385,6 +495,14 @@ int dab_cmd_solve(int argc, char **argv) {
     else if (!strcmp(a, "--pdb")) c.pdb = true;
     else if (!strcmp(a, "--no-store")) c.no_store = true;
     else if (!strcmp(a, "--wdl")) c.wdl = true;
+    else if (!strcmp(a, "--plan")) c.plan = true;
+    else if (!strcmp(a, "--mem-limit")) {
+      const char *s = i + 1 < argc ? argv[++i] : NULL;
+      if (!(c.mem_limit = cli_parse_size(s))) {
+        fprintf(stderr, "dab solve: --mem-limit needs a size such as 512M or 8G, got '%s'\n", s ? s : "");
+        return CLI_USAGE;
+      }
+    }
     else if (!strcmp(a, "--score")) {
       const char *s = i + 1 < argc ? argv[++i] : NULL;
       char *end = NULL;
@@ -438,6 +556,10 @@ int dab_cmd_solve(int argc, char **argv) {
     fprintf(stderr, "dab solve: --retro and --search exclude each other\n");
     return CLI_USAGE;
   }
+  if (c.plan && !strcmp(text, "-")) {
+    fprintf(stderr, "dab solve: --plan takes one position, not '-'\n");
+    return CLI_USAGE;
+  }
   int rc;
   if (!strcmp(text, "-")) {
     rc = solve_stdin(&c);
@@ -451,7 +573,8 @@ int dab_cmd_solve(int argc, char **argv) {
     dab_status st = solve_one(&p, &c, &a, extra, sizeof extra, text_extra, sizeof text_extra, &err);
     if (st) rc = cli_error("solve", st, err.msg);
     if (st && stopped && c.json) print_stopped_json(&p);
-    if (!st) print_result(&p, &a, &c, extra, sizeof extra, text_extra, sizeof text_extra);
+    if (!st && c.plan) rc = print_plan_only(&p, &c);
+    else if (!st) print_result(&p, &a, &c, extra, sizeof extra, text_extra, sizeof text_extra);
   }
   if (oracle) dab_oracle_close(oracle);
   oracle = NULL;

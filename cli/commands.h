@@ -19,10 +19,12 @@
   X(info, "what a tablebase file holds (its meta)")                            \
   X(check, "integrity check of a tablebase: every block's checksum")           \
   X(verify, "re-derive every stored value of a tablebase from its successors") \
+  X(cache, "what the cache holds (tables, search results): list it, clear it") \
   X(pdb, "the pattern database of Strings-and-Coins components: build, info, probe, check, verify") \
   X(arena, "play matches between players, scored against the oracle")         \
   X(play, "the move a player (perfect, chain, mcts, sw...) makes in POS")      \
   X(train, "train a learning agent (q, ...) graded by the oracle; a model file") \
+  X(dataset, "exact-labelled positions of self-play as numpy shards, for learners") \
   X(plot, "learning curves of a training log (CSV) as a PNG, with gnuplot")     \
   X(rules, "rule-graph teams (econ, erl): each rule with its numbers, graded by the oracle") \
   X(matrix, "matrix games: exact Nash equilibria, Q-learners, replicator plots") \

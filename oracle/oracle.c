@@ -1,6 +1,6 @@
 /*
-** oracle.c: the oracle: a tablebase file when one covers the board (small
-** boards get theirs built on first use), else an in-memory retrograde
+** oracle.c: the oracle: a tablebase file when one covers the board (2x4
+** and 3x3 get theirs built on first use), else an in-memory retrograde
 ** table (the whole board, or below the query), else exact search with the
 ** board's solved store.
 ** See Copyright Notice in README.md
@@ -50,16 +50,20 @@ struct dab_oracle {
   oracle_dyn *dyn;        /* else retrograde below the queries and/or search */
 };
 
-/* A tablebase for the board: found on the search path, or built there on
-** first use for boards up to DABTB_AUTO_BUILD_LINES.  NULL when neither;
-** *st is then an error only when a file exists but cannot be used, or
-** the build ran out of memory. */
-static dabtb *open_tablebase(int rows, int cols, const dab_oracle_opts *opts, dab_status *st,
+/* The tablebase of the board: found on the search path, or built there on
+** first use for a board of DABTB_MEMORY_ONLY_LINES + 1 to
+** DABTB_AUTO_BUILD_LINES lines, whose file answers faster than solving
+** it in memory each time (3x3: 0.01 s against 0.2 s of CPU a process).
+** NULL when neither (*found: a file exists); *st is then an error only
+** when a file exists but cannot be used, or the build ran out of memory.
+** A smaller board is solved in memory in milliseconds and gets no file. */
+static dabtb *open_tablebase(const dab_geom *g, const dab_oracle_opts *opts, bool *found, dab_status *st,
                              dab_err *err) {
   char path[PATH_MAX + 64];
   dabtb *tb = NULL;
   *st = DAB_OK;
-  if (dabtb_find(rows, cols, opts->tb_dir, path, sizeof path, NULL) == DAB_OK) {
+  *found = dabtb_find(g->rows, g->cols, opts->tb_dir, path, sizeof path, NULL) == DAB_OK;
+  if (*found) {
     *st = dabtb_open(path, NULL, &tb, err);
     if (tb && !dabtb_has_table(tb)) { /* solved results of search only: no table */
       dabtb_close(tb);
@@ -67,8 +71,9 @@ static dabtb *open_tablebase(int rows, int cols, const dab_oracle_opts *opts, da
     }
     return tb;
   }
+  if (g->nlines <= DABTB_MEMORY_ONLY_LINES || g->nlines > DABTB_AUTO_BUILD_LINES) return NULL;
   dab_err why;
-  dab_status bst = dabtb_open_board_mode(rows, cols, opts->tb_dir, opts->read_only, &tb, &why);
+  dab_status bst = dabtb_open_board_mode(g->rows, g->cols, opts->tb_dir, opts->read_only, &tb, &why);
   if (bst == DAB_ENOMEM) *st = dab_fail(err, bst, "%s", why.msg); /* not "no table found" */
   return tb;
 }
@@ -154,9 +159,10 @@ static dab_status open_sources(dab_oracle *o, dab_err *err) {
     return dab_fail(err, DAB_EINPUT, "oracle option only must be 0, 1 or 2, got %d", opts->only);
   int max_lines = opts->max_build_free ? opts->max_build_free : ORACLE_DEFAULT_BUILD_LINES;
   dab_status tst = DAB_OK;
-  if (fast) o->tb = open_tablebase(rows, cols, opts, &tst, err);
+  bool found = false;
+  if (fast) o->tb = open_tablebase(&o->geom, opts, &found, &tst, err);
   if (o->tb) return DAB_OK;
-  if (o->geom.nlines <= max_lines) {
+  if (o->geom.nlines <= max_lines || (!found && o->geom.nlines <= DABTB_AUTO_BUILD_LINES)) {
     dab_retro_opts ro = {.threads = opts->threads, .mem_limit = opts->mem_limit,
                          .progress = opts->progress, .progress_ctx = opts->progress_ctx,
                          .cancel = opts->cancel};
@@ -244,7 +250,11 @@ uint64_t dab_oracle_search_hash(int free_lines, uint64_t node_limit, uint64_t me
 }
 
 double dab_oracle_expected_seconds(int free_lines) {
-  static const double anchor[][2] = {{0, 1e-6}, {24, 0.01}, {31, 0.9}, {37, 25}, {40, 140}, {49, 3.6e6}};
+  /* the middle of the measured range at each size (oracle.h): 3x4 after
+  ** one move (30 lines) 1.9-2.4 s, 3x4 1.3-1.5 s, 2x6 and positions of
+  ** 4x4 and 3x5 at 32 lines 2.8-5 s, 2x7 28-46 s, 3x5 107 s */
+  static const double anchor[][2] = {{0, 0.01}, {24, 0.05}, {27, 0.2},  {30, 1.5},  {31, 1.7},
+                                     {37, 35},  {38, 80},   {40, 140}, {49, 3.6e6}};
   int n = (int)(sizeof anchor / sizeof anchor[0]);
   double f = free_lines;
   if (f >= anchor[n - 1][0]) return anchor[n - 1][1] * pow(3.0, f - anchor[n - 1][0]);
@@ -302,7 +312,10 @@ dab_status dab_oracle_plan_query(const dab_oracle *o, const dab_lineset *pos, da
   pthread_mutex_lock(&d->lock);
   if (d->retro_free && plan->free_lines <= d->retro_free) {
     plan->source = "retro";
-    if (!covered_below(d, p, plan->free_lines)) plan->new_bytes = dab_retro_bytes(plan->free_lines);
+    if (!covered_below(d, p, plan->free_lines)) {
+      plan->new_bytes = dab_retro_bytes(plan->free_lines);
+      plan->expected_seconds = dab_retro_expected_seconds(plan->free_lines);
+    }
   } else if (d->search) {
     dab_analysis *a = malloc(sizeof *a);
     int16_t pv[64];
@@ -320,6 +333,7 @@ dab_status dab_oracle_plan_query(const dab_oracle *o, const dab_lineset *pos, da
     if (d->store) {
       snprintf(plan->store, sizeof plan->store, "%s", dab_solvestore_path(d->store));
       plan->store_write = dab_solvestore_active(d->store) && o->opts.store == DAB_ORACLE_STORE_WRITE;
+      if (plan->store_write) plan->store_min_seconds = dab_solvestore_new_in_cache(d->store);
     }
   }
   pthread_mutex_unlock(&d->lock);
@@ -408,6 +422,8 @@ static void fill_store_info(const oracle_dyn *d, dab_oracle_info *info) {
   info->store_records = ss.records;
   info->store_written = ss.written;
   info->store_seconds = ss.store_seconds;
+  info->store_dropped = ss.dropped;
+  info->store_min_seconds = ss.min_seconds;
 }
 
 /* Copies the search's work figures (nodes, time, table) into info: for

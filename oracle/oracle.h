@@ -30,7 +30,9 @@ typedef enum dab_oracle_pdb { DAB_ORACLE_PDB_OFF = 0, DAB_ORACLE_PDB_ON = 1 } da
 typedef struct dab_oracle_opts {
   const char *tb_dir;       /* --tb DIR, searched first; NULL = none */
   int max_build_free;       /* build in memory when the board has at most
-                               this many lines (0 = default 24, i.e. 3x3) */
+                               this many lines (0 = default 24, i.e. 3x3); a
+                               board of at most 20 lines with no file is solved
+                               in memory whatever this says (nothing is written) */
   int threads;              /* for builds and searches; 0 = all cores */
   /* Exact search for boards no table covers (up to 64 lines: 4x4, 3x5,
   ** 4x5, ...).  Off by default: a query near the start of a big board can
@@ -94,7 +96,11 @@ typedef struct dab_oracle_opts {
 ** search_hash is given, and grows when a later query needs more.  A
 ** search first looks in the board's solved store (what `dab solve`
 ** proved), seeds its table from it, and with DAB_ORACLE_STORE_WRITE keeps
-** what it proves there (a rerun resumes).
+** what it proves there (a rerun resumes; in the cache, only what a search
+** of real work proved: oracle/solvestore.h).  A board of 21 to 24 lines
+** (1x7, 2x4, 3x3) with no tablebase file gets one built on first use (its
+** file answers in 0.01 s, solving it takes 0.05-0.2 s of CPU); a smaller
+** one is solved in memory on open, in milliseconds, and nothing is written.
 */
 DAB_API dab_status dab_oracle_open(int rows, int cols, const dab_oracle_opts *opts, dab_oracle **out,
                                    dab_err *err);
@@ -116,12 +122,24 @@ DAB_API const char *dab_oracle_source(const dab_oracle *o);
 DAB_API uint64_t dab_oracle_search_hash(int free_lines, uint64_t node_limit, uint64_t mem_limit);
 
 /*
-** Expected scale of an exact search from a position with free_lines
-** undrawn lines: one-thread CPU seconds of an empty board that size,
-** interpolated between measured boards (3x4 31 lines 0.9 s, 2x7 37 25 s,
-** 4x4 40 about 140 s, 4x5 49 about 3.6e6 s) and extrapolated x3 a line.
-** A position in play usually costs less than an empty board.
+** Expected CPU seconds of an exact search proving the value of a position
+** with free_lines undrawn lines, on one thread of the reference machine
+** (docs/PERFORMANCE.md's EPYC): interpolated between measured boards
+** (2x5 27 lines 0.2 s, 3x4 31 1.3-1.5 s, 2x6 32 3.7 s, 2x7 37 28-46 s,
+** 3x5 38 107 s, 4x4 40 about 140 s, 4x5 49 about 3.6e6 s), extrapolated
+** x3 a line.  It is the middle of a range: searches of empty boards and
+** of positions in play with that many free lines (which cost as much or
+** more: 3x4 after one move 1.9 s, 4x4 and 3x5 at 32 free lines 3-5 s) have taken
+** DAB_ORACLE_PLAN_LOW to DAB_ORACLE_PLAN_HIGH times it, and every move's
+** value DAB_ORACLE_PLAN_MOVES times that (measured 1.0x to 3.3x the
+** value's).  Two threads spend 1.0x to 1.3x the CPU time of one and
+** finish 1.4x to 1.8x sooner: N > 1 threads on free cores are taken to
+** finish DAB_ORACLE_PLAN_SMP * N times sooner than one.
 */
+#define DAB_ORACLE_PLAN_LOW 0.5
+#define DAB_ORACLE_PLAN_HIGH 2.0
+#define DAB_ORACLE_PLAN_MOVES 2.0
+#define DAB_ORACLE_PLAN_SMP 0.75
 DAB_API double dab_oracle_expected_seconds(int free_lines);
 
 /* The size of the path buffers below: Linux's PATH_MAX, spelled out so a
@@ -136,9 +154,12 @@ typedef struct dab_oracle_plan {
   int free_lines;
   uint64_t new_bytes;      /* memory the query allocates first (0: none, or held) */
   uint64_t table_bytes;    /* search: its table (held or to be allocated) */
-  double expected_seconds; /* search: dab_oracle_expected_seconds; else 0 */
+  double expected_seconds; /* search: dab_oracle_expected_seconds; retro (a table
+                              to build): dab_retro_expected_seconds; else 0 */
   char store[DAB_ORACLE_PATH_MAX];    /* search: the solved store file ("" when none yet) */
   bool store_write;        /* ... and whether results are written to it */
+  double store_min_seconds;/* > 0: the file would be new in the cache, made only once the
+                              search has run this long (DAB_CACHE_MIN_SECONDS) */
 } dab_oracle_plan;
 
 /* RETURN: DAB_OK and *plan; DAB_EINPUT for lines beyond the board. */
@@ -164,6 +185,9 @@ typedef struct dab_oracle_info {
   char store[DAB_ORACLE_PATH_MAX];    /* its path ("" when none) */
   uint64_t store_records, store_written; /* in the file; written by this oracle */
   double store_seconds;    /* spent writing */
+  bool store_dropped;      /* this query's results were not kept: the search ran under
+                              store_min_seconds, too short for a new file in the cache */
+  double store_min_seconds;
 } dab_oracle_info;
 
 /*

@@ -15,6 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "tablebase/dabtb.h"
+#include "tablebase/tb_cache.h"
 #include "game/clock.h"
 
 struct dab_solvestore {
@@ -36,6 +37,20 @@ struct dab_solvestore {
   double t_base, prior_seconds;
   double last_checkpoint;      /* when the table was last saved */
   double checkpoint_cost;      /* seconds the last checkpoint took */
+  /* The cache's policy (tb_cache.h): a file there, found or to be made,
+  ** is kept only for searches that did real work. */
+  bool in_cache;
+  dabtb_cache_policy policy;
+  bool wrote;                  /* something was written to the file (trim the cache at close) */
+  double q_start;              /* when the running query's search began; 0 = none */
+  bool q_dropped;              /* the last query's results were not kept (too short) */
+  /* A new file in the cache waits until the search has earned it (run
+  ** policy.min_seconds and proved more than the trivial bounds): what it
+  ** would hold meanwhile, written first when it is made. */
+  uint64_t *pend_pos;
+  dabtb_solved *pend_rec;
+  size_t npend, pend_cap;
+  bool pend_useful;
   /* Serialises the store's writes while several analysis threads run
   ** (dab_ab_analyze_moves): a proved move and a checkpoint. */
   pthread_mutex_t lock;
@@ -48,6 +63,9 @@ struct dab_solvestore {
 #define CHECKPOINT_MAX_RECORDS 1000000
 #define CHECKPOINT_EVERY_SECONDS 60.0
 #define CHECKPOINT_MIN_SEARCH_SECONDS 10.0
+/* Records a new cache file waits with in memory at most (a checkpoint is
+** never held: it is only taken once the file is earned). */
+#define PENDING_MAX 100000
 
 /* One warning line to the caller's callback. */
 __attribute__((format(printf, 2, 3))) static void warn(const dab_solvestore *s, const char *fmt, ...) {
@@ -101,6 +119,10 @@ static void select_file(dab_solvestore *s) {
   dab_err err;
   char path[PATH_MAX + 64];
   if (dabtb_find(g->rows, g->cols, s->o.tb_dir, path, sizeof path, NULL) == DAB_OK) {
+    s->in_cache = dabtb_in_cache(path);
+    /* Used now: last in the eviction order (a read is a use; read-only
+    ** mode changes nothing, not even an access time). */
+    if (s->in_cache && !dabtb_readonly()) dabtb_cache_touch(path);
     dab_status st = DAB_EIO;
     if (!s->o.read_only) {
       st = dabtb_store_open(path, g->rows, g->cols, DABTB_STORE_WRITE, &s->st, &err);
@@ -125,6 +147,7 @@ static void select_file(dab_solvestore *s) {
     warn_once(s, "no place for a solved store", err.msg);
     return;
   }
+  s->in_cache = dabtb_in_cache(s->create_path);
   s->can_write = true;
 }
 
@@ -151,6 +174,8 @@ dab_status dab_solvestore_open(const dab_geom *g, const dab_solvestore_opts *opt
     free(s);
     return had_sym ? dab_fail(err, DAB_ENOMEM, "out of memory") : DAB_ENOMEM;
   }
+  dab_err perr;
+  if (dabtb_cache_policy_get(&s->policy, &perr)) warn(s, "%s; using the default", perr.msg);
   select_file(s);
   *out = s;
   return DAB_OK;
@@ -158,7 +183,21 @@ dab_status dab_solvestore_open(const dab_geom *g, const dab_solvestore_opts *opt
 
 void dab_solvestore_close(dab_solvestore *s) {
   if (!s) return;
+  char path[PATH_MAX], cache[PATH_MAX];
+  bool trim = s->st && s->wrote && s->in_cache && s->policy.max_bytes;
+  if (trim) snprintf(path, sizeof path, "%s", dabtb_store_path(s->st));
   dabtb_store_close(s->st);
+  /* Within the cap: the least recently used search files go, never this
+  ** one (docs/persistence.md, "The cache"). */
+  char note[1024];
+  uint64_t freed = 0;
+  dab_err err;
+  if (trim && dabtb_cache_dir(cache, sizeof cache) &&
+      dabtb_cache_trim(cache, s->policy.max_bytes, path, note, sizeof note, &freed, &err) == DAB_OK && freed)
+    warn(s, "the cache keeps at most %.1f GiB of search results (DAB_CACHE_MAX): removed the least recently "
+         "used: %s", (double)s->policy.max_bytes / 1073741824.0, note);
+  free(s->pend_pos);
+  free(s->pend_rec);
   dab_sym_free(s->sym);
   pthread_mutex_destroy(&s->lock);
   free(s);
@@ -176,7 +215,13 @@ void dab_solvestore_get_stats(dab_solvestore *s, dab_solvestore_stats *out) {
   if (!s) return;
   out->written = s->written;
   out->store_seconds = s->store_seconds;
+  out->dropped = s->q_dropped;
+  out->min_seconds = s->policy.min_seconds;
   if (s->st && dabtb_store_count(s->st, &out->records, NULL)) out->records = 0;
+}
+
+double dab_solvestore_new_in_cache(const dab_solvestore *s) {
+  return s && s->can_write && !s->st && s->in_cache ? s->policy.min_seconds : 0;
 }
 
 /* The handle to write through (created on first use), or NULL. */
@@ -192,7 +237,8 @@ static dabtb_store *writer(dab_solvestore *s) {
   return s->st;
 }
 
-static void put(dab_solvestore *s, size_t n, const uint64_t *pos, const dabtb_solved *recs) {
+/* Writes n records now (making the file on the first write). */
+static void put_now(dab_solvestore *s, size_t n, const uint64_t *pos, const dabtb_solved *recs) {
   if (!n) return;
   dabtb_store *w = writer(s);
   if (!w) return;
@@ -202,6 +248,7 @@ static void put(dab_solvestore *s, size_t n, const uint64_t *pos, const dabtb_so
   s->store_seconds += dab_now_s() - t0;
   if (st == DAB_OK) {
     s->written += n;
+    s->wrote = true;
     return;
   }
   if (st == DAB_EINTERNAL) { /* a contradiction: say so every time */
@@ -210,6 +257,75 @@ static void put(dab_solvestore *s, size_t n, const uint64_t *pos, const dabtb_so
   }
   s->can_write = false;
   warn_once(s, "storing failed", err.msg);
+}
+
+/* Seconds the running query has searched (0 outside a search). */
+static double query_seconds(const dab_solvestore *s) { return s->q_start > 0 ? dab_now_s() - s->q_start : 0; }
+
+/* True when a record of p says more than that its value lies in [-R, R]. */
+static bool useful(const dab_solvestore *s, uint64_t p, const dabtb_solved *r) {
+  int R = dab_ab_open_boxes(&s->g, p);
+  return r->lower > -R || r->upper < R;
+}
+
+/* True while a new file in the cache waits to be earned. */
+static bool deferring(const dab_solvestore *s) { return s->can_write && !s->st && s->in_cache; }
+
+/* The search earned its file: made now, with what waited first. */
+static void earn(dab_solvestore *s) {
+  if (!deferring(s)) return;
+  size_t np = s->npend;
+  s->npend = 0;
+  if (np) put_now(s, np, s->pend_pos, s->pend_rec);
+  else writer(s);
+}
+
+/*
+** Stores n records: at once where a file exists or goes outside the
+** cache; for a new file in the cache, only once the query's search has
+** run policy.min_seconds and proved something beyond the trivial bounds
+** (the records wait in memory until then, and are dropped if the search
+** ends before: a rerun costs less than the file is worth).
+*/
+static void put(dab_solvestore *s, size_t n, const uint64_t *pos, const dabtb_solved *recs) {
+  if (!n || !s->can_write) return;
+  if (deferring(s)) {
+    for (size_t i = 0; i < n && !s->pend_useful; i++) s->pend_useful = useful(s, pos[i], &recs[i]);
+    if (!s->pend_useful || query_seconds(s) < s->policy.min_seconds) {
+      if (s->npend + n > PENDING_MAX) return;
+      if (s->npend + n > s->pend_cap) {
+        size_t cap = 2 * (s->npend + n);
+        uint64_t *np = realloc(s->pend_pos, cap * sizeof *np);
+        if (np) s->pend_pos = np;
+        dabtb_solved *nr = np ? realloc(s->pend_rec, cap * sizeof *nr) : NULL;
+        if (!nr) return;
+        s->pend_rec = nr;
+        s->pend_cap = cap;
+      }
+      memcpy(s->pend_pos + s->npend, pos, n * sizeof *pos);
+      memcpy(s->pend_rec + s->npend, recs, n * sizeof *recs);
+      s->npend += n;
+      return;
+    }
+    earn(s);
+  }
+  put_now(s, n, pos, recs);
+}
+
+/* A query starts: its search's clock, nothing waiting. */
+static void begin_query(dab_solvestore *s) {
+  s->q_start = dab_now_s();
+  s->npend = 0;
+  s->pend_useful = false;
+  s->q_dropped = false;
+}
+
+/* A query ends (finished, stopped or failed): what still waits is dropped. */
+static void end_query(dab_solvestore *s) {
+  s->q_dropped = s->npend > 0 || (deferring(s) && s->q_start > 0);
+  s->npend = 0;
+  s->pend_useful = false;
+  s->q_start = 0;
 }
 
 /* Looks p up; false when absent or unreadable. */
@@ -241,7 +357,7 @@ size_t dab_solvestore_put_bounds(dab_solvestore *s, size_t n, const uint64_t *po
   if (!recs) return 0;
   for (size_t i = 0; i < n; i++) recs[i] = (dabtb_solved){lower[i], upper[i], -1, 0, 0, 0};
   uint64_t before = s->written;
-  put(s, n, pos, recs);
+  put_now(s, n, pos, recs); /* a finished proof is always worth its file */
   free(recs);
   return (size_t)(s->written - before);
 }
@@ -303,6 +419,16 @@ bool dab_solvestore_answer(dab_solvestore *s, uint64_t root, bool value_only, da
 */
 static void checkpoint(dab_solvestore *s, dab_ab *ab, bool bounds_too, int min_work) {
   if (!s->can_write || !ab) return;
+  if (s->in_cache) {
+    /* In the cache a table's worth of resume data (up to ~60 MB) is kept
+    ** only for a search that has run a checkpoint period: a shorter one
+    ** costs less to redo than its file is worth. */
+    double need = s->policy.min_seconds;
+    double period = s->o.checkpoint_seconds > 0 ? s->o.checkpoint_seconds : CHECKPOINT_EVERY_SECONDS;
+    if (bounds_too && period > need) need = period;
+    if (query_seconds(s) < need) return;
+    earn(s); /* the checkpoint may hold shapes only */
+  }
   double t0 = dab_now_s();
   const dab_tt *tt = dab_ab_tt(ab);
   uint64_t hist[256] = {0};
@@ -351,7 +477,10 @@ static void checkpoint(dab_solvestore *s, dab_ab *ab, bool bounds_too, int min_w
     if (pass == 1) {
       put(s, n, pos, recs);
       dab_err err;
-      if (nshapes && s->st && dabtb_shapes_put(s->st, nshapes, shapes, &err)) warn_once(s, "storing shapes", err.msg);
+      if (nshapes && s->st) {
+        if (dabtb_shapes_put(s->st, nshapes, shapes, &err)) warn_once(s, "storing shapes", err.msg);
+        else s->wrote = true;
+      }
     }
     free(pos);
     free(recs);
@@ -438,6 +567,7 @@ void dab_solvestore_on_bound(void *ctx, int lower, int upper) {
 dab_status dab_solvestore_solve(dab_solvestore *s, dab_ab *ab, uint64_t p, int *value, int *lower,
                                 int *upper, dab_err *err) {
   if (!dab_solvestore_active(s)) return dab_ab_solve(ab, p, value, lower, upper, err);
+  begin_query(s);
   s->eager = true;
   dabtb_solved prior;
   bool had = get(s, p, &prior);
@@ -463,6 +593,7 @@ dab_status dab_solvestore_solve(dab_solvestore *s, dab_ab *ab, uint64_t p, int *
     if (!had || r.lower > prior.lower || r.upper < prior.upper) put(s, 1, &p, &r);
   }
   if (rc == DAB_ECANCELED) checkpoint(s, ab, true, 1); /* resume from here */
+  if (rc) end_query(s);
   return rc;
 }
 
@@ -491,6 +622,7 @@ dab_status dab_solvestore_analyze(dab_solvestore *s, dab_ab *ab, uint64_t root, 
   dab_status st = dab_ab_analyze_moves(ab, root, v, &hooks, a, err);
   s->tracking = false;
   if (st == DAB_ECANCELED) checkpoint(s, ab, true, 1); /* resume from here */
+  if (st) end_query(s);
   return st;
 }
 
@@ -542,6 +674,7 @@ void dab_solvestore_finish(dab_solvestore *s, dab_ab *ab, uint64_t root, const d
   dab_ab_stats st;
   dab_ab_get_stats(ab, &st);
   if (st.seconds >= CHECKPOINT_MIN_SEARCH_SECONDS && s->can_write) checkpoint(s, ab, false, 12);
+  end_query(s);
   free(pos);
   free(recs);
   free(seen);

@@ -36,11 +36,22 @@ typedef struct dab_solvestore_opts {
 
 /*
 ** Opens the store of board g: RxC.dab found on the search path (tb_dir,
-** $DAB_TB_PATH, data/tb/), else (unless read_only) a solved-only file
-** created on the first write in the first writable directory of that path.
+** $DAB_TB_PATH, the cache, data/tb/), else (unless read_only) a
+** solved-only file created on the first write in the first writable
+** directory of tb_dir and $DAB_TB_PATH, else in the cache.
 ** RETURN: DAB_OK and *out; DAB_EBOARD for a board of more than 64 lines;
 ** DAB_ENOMEM.  A file that cannot be opened is a warning, not an error:
 ** the handle then answers nothing and stores nothing.
+** NOTES: a file in the cache follows the cache's policy (tablebase/
+** tb_cache.h, read from the environment here; a bad variable is a
+** warning): a new file is made only once a query's search has run
+** min_seconds and proved more than the trivial bounds (until then its
+** records wait in memory, and are dropped when the search ends first);
+** checkpoints of the table go there only after a search has run a
+** checkpoint period (60 s, or checkpoint_seconds); found there, the file
+** is marked used (its access time); closing a handle that wrote there
+** trims the cache's search files to policy.max_bytes (a warning names
+** what was removed).  Files outside the cache keep everything.
 */
 dab_status dab_solvestore_open(const dab_geom *g, const dab_solvestore_opts *opts,
                                dab_solvestore **out, dab_err *err);
@@ -59,11 +70,19 @@ bool dab_solvestore_is_open(const dab_solvestore *s);
 bool dab_solvestore_active(const dab_solvestore *s);
 bool dab_solvestore_writable(const dab_solvestore *s);
 
+/* policy.min_seconds while the file would be new in the cache (made only
+** once a search has run that long), else 0. */
+double dab_solvestore_new_in_cache(const dab_solvestore *s);
+
 /* What the handle did: records written, milliseconds spent writing, and
 ** the file's record count (0 when none is open or it cannot be read). */
 typedef struct dab_solvestore_stats {
   uint64_t written, records;
   double store_seconds;
+  bool dropped;        /* the last query's results were not kept: a new file in the
+                          cache, and the search ran under min_seconds (or proved
+                          only trivial bounds) */
+  double min_seconds;  /* the cache's least search time for a new file */
 } dab_solvestore_stats;
 void dab_solvestore_get_stats(dab_solvestore *s, dab_solvestore_stats *st);
 

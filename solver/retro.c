@@ -137,8 +137,9 @@ dab_status dab_retro_solve(const dab_geom *g, uint64_t root, const dab_retro_opt
   uint64_t limit = opts->mem_limit ? opts->mem_limit : dab_mem_available();
   if (limit && bytes > limit)
     return dab_fail(err, DAB_ENOMEM,
-                    "the %dx%d retrograde table needs %.1f MiB but only %.1f MiB of memory is available",
-                    g->rows, g->cols, (double)bytes / 1048576.0, (double)limit / 1048576.0);
+                    "the %dx%d retrograde table needs %.1f MiB but %s %.1f MiB", g->rows, g->cols,
+                    (double)bytes / 1048576.0, opts->mem_limit ? "the memory limit is" : "the memory available is",
+                    (double)limit / 1048576.0);
 
   dab_retro *r = calloc(1, sizeof *r);
   if (!r) return dab_fail(err, DAB_ENOMEM, "out of memory");

@@ -47,6 +47,15 @@ typedef struct dab_retro_opts {
 /* Bytes a table with F free lines needs (2^F). */
 static inline uint64_t dab_retro_bytes(int nfree) { return 1ull << nfree; }
 
+/* Expected CPU seconds of dab_retro_solve with F free lines, on the
+** reference machine (docs/PERFORMANCE.md's EPYC): 13 ns a position, the
+** middle of the measured 10-14 ns (3x4 28-31 CPU-s on one or two threads,
+** 2x5 1.4-1.8 s, 3x3 0.2 s; the capture rule's share varies by board),
+** so DAB_RETRO_PLAN_LOW to DAB_RETRO_PLAN_HIGH times it. */
+static inline double dab_retro_expected_seconds(int nfree) { return 13e-9 * (double)dab_retro_bytes(nfree); }
+#define DAB_RETRO_PLAN_LOW 0.67
+#define DAB_RETRO_PLAN_HIGH 1.5
+
 /*
 ** Solves every position at or below root on board g (a fast-path board).
 ** PARAMETERS: g geometry (copied); root drawn lines; opts may be NULL.

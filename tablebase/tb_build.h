@@ -88,11 +88,18 @@ typedef struct dabtb_build_report {
 ** depends only on finished layers), shared by the threads.
 **
 ** Peak memory: every layer, i.e. the indexed entries in bytes (1.9 GB
-** for 3x5, 6.1 GB for 4x4), plus the compressed blocks before they are
-** written.  Temporary disk: the same bytes in PATH.layers/, plus the
-** file twice (written, then compacted).
+** for 3x5, 6.1 GB for 4x4), plus the file twice (the compressed blocks
+** before they are written, then the written file read back through
+** LMDB's map by the compaction) and a zstd context per thread.
+** Temporary disk: the same bytes in PATH.layers/, plus the file twice
+** (written, then compacted).
 */
 #define DABTB_PLAN_MAX_LAYERS 65
+/* The spread of the time estimate: a build's CPU time has come out between
+** 0.55x (4x4; 3x5 0.66x) and 1.05x (2x5, 3x4, 2x6) of the plan's, whose
+** timed sample itself varies by 1.2x from run to run (docs/formats.md). */
+#define DABTB_PLAN_LOW 0.5
+#define DABTB_PLAN_HIGH 1.5
 
 typedef struct dabtb_plan {
   int rows, cols, nlines, ntrans, threads;
@@ -105,7 +112,10 @@ typedef struct dabtb_plan {
   uint64_t file_bytes;                      /* the finished file (estimate) */
   uint64_t mem_limit;                       /* the figure peak_bytes was held against; 0 = unknown */
   bool fits;                                /* peak_bytes <= mem_limit (or no limit known) */
-  double seconds;                           /* estimated wall time on `threads` threads */
+  double seconds;                           /* estimated wall time on `threads` free cores:
+                                               seconds * threads CPU-seconds, which real
+                                               builds have met within DABTB_PLAN_LOW ..
+                                               DABTB_PLAN_HIGH times (docs/formats.md) */
   double sample_rate;                       /* entries per second per thread of the timed sample */
   int layers_done;                          /* finished layers already on disk (a resume) */
 } dabtb_plan;
@@ -116,7 +126,8 @@ typedef struct dabtb_plan {
 ** temporary disk, and an estimated time: the builder's own inner loop is
 ** timed on a sample of every layer with a stand-in for the finished
 ** layers, and scaled by a factor measured on 3x4 and 2x6 against real
-** builds (docs/formats.md).  Takes about a second.
+** builds (docs/formats.md); peak memory and the file's size from the
+** measured bytes of real builds (3x4, 3x5, 4x4).  Takes about a second.
 ** RETURN: DAB_OK and *plan; DAB_EBOARD when no table can be built for
 ** the board (the message says why); DAB_ENOMEM.
 */

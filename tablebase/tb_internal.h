@@ -32,6 +32,7 @@ struct dabtb {
   int format_version;
   bool has_table;             /* false: a solved-only file (meta table=none) */
   bool locked;                /* opened with the LMDB lock file (a writer may run) */
+  int hold;                   /* dabtb_hold_begin's descriptor while locked; -1 = none */
   char path[4096];
   MDB_env *env;
   MDB_txn *txn;               /* one read txn for the handle's life (a snapshot) */
@@ -95,6 +96,37 @@ dab_status dabtb_lmdb_structure(MDB_env *env, uint64_t file_size, const char *pa
 ** is valid and the second missing (cut short) or bad; DAB_EIO when it
 ** cannot be read. */
 dab_status dabtb_lmdb_meta(const char *path, uint64_t file_size, dab_err *err);
+
+/*
+** Lock files (tb_lockfile.c).  Every environment opened on a file with
+** LMDB's lock file PATH-lock (a solved-only file's writers and readers)
+** holds the file for as long as it is open: a shared flock on PATH, taken
+** before mdb_env_open and released after mdb_env_close.  The last holder
+** removes PATH-lock, so none is left behind once no one uses the file.
+**
+** dabtb_hold_begin: the hold (a descriptor of PATH with the shared flock,
+** PATH still naming that file), or -1 with errno: ENOENT when PATH is
+** gone (removed by `dab cache` or eviction: do not open it, LMDB would
+** make an empty file there), else flock is unsupported (no one removes
+** the lock file then).
+** dabtb_hold_same: true when the hold and env are on the same file (false:
+** PATH was replaced between the two opens; reopen both).
+** dabtb_hold_end: after the environment is closed: when no other holder
+** is left (an exclusive flock succeeds at once), no LMDB environment has
+** PATH-lock open (an OFD lock test) and PATH is still the held file,
+** removes PATH-lock; then releases the hold.  RETURN: true when removed.
+** dabtb_lock_file_reap: removes PATH-lock when no one uses it (PATH held
+** by no one, or gone); for `dab cache` and lock files left by a kill.
+** THREAD SAFETY: any thread; holds are per descriptor, so two handles of
+** one process on one file count as two users.
+** NOTES: users that do not take the hold (other programs on the file's
+** LMDB environment) are seen by the OFD test only once they have locked
+** the lock file; the removal can race one that is just opening it.
+*/
+int dabtb_hold_begin(const char *path);
+bool dabtb_hold_same(int fd, MDB_env *env);
+bool dabtb_hold_end(int fd, const char *path);
+bool dabtb_lock_file_reap(const char *path);
 
 /* The stored byte of a canonical indexed position; DAB_OK or an error. */
 dab_status dabtb_stored(const dabtb *tb, uint64_t canon, int *value, dab_err *err);

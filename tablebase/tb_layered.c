@@ -43,8 +43,22 @@
 #define PLAN_FACTOR 1.0
 /* Encoding (zstd 12) per entry and thread, measured on 3x4 and 2x6. */
 #define PLAN_ENCODE_NS 40.0
-/* Compressed bytes per indexed entry (3x4: 0.10, 2x6: 0.08), with slack. */
-#define PLAN_FILE_PER_ENTRY 0.12
+/* The file: compressed bytes per indexed entry, measured on the files
+** (zstd 12): 0.101 on boards of 4 symmetries (3x4 3,174,400 bytes of 31.4 M
+** entries, 3x5 193,966,080 of 1.93 G; 2x5 0.103, 2x6 0.08) and 0.0668 on
+** squares, whose 8 symmetries leave half as many canonical entries (4x4
+** 404,885,504 of 6.07 G); plus LMDB's pages: about 1.5 KiB a block record
+** and 16 KiB of meta (2x4: 57,344 bytes for 22 blocks of a few KB). */
+#define PLAN_FILE_PER_ENTRY_RECT 0.101
+#define PLAN_FILE_PER_ENTRY_SQUARE 0.0668
+#define PLAN_FILE_PER_BLOCK 1536.0
+#define PLAN_FILE_FIXED ((uint64_t)16 << 10)
+/* Peak memory beyond the layers and the file: the process, the index
+** and symmetry tables (peak RSS of `dab build 1x1`: 8 MB), and a zstd
+** context per thread, about 13 bytes per entry of the largest block (13.1
+** MB for blocks of 2^20 entries: ZSTD_estimateCCtxSize_usingCParams). */
+#define PLAN_MEM_FIXED ((uint64_t)10 << 20)
+#define PLAN_MEM_ZSTD_PER_ENTRY 13
 
 static void layer_name(const dabtb_layers *L, int k, bool tmp, char *out, size_t len) {
   snprintf(out, len, "%s/%02d%s", L->dir, k, tmp ? ".tmp" : "");
@@ -472,9 +486,18 @@ static void plan_fill(const dab_geom *g, const dab_tbidx *ix, const dab_sym *sym
     p->entries[k] = ix->layer_count[k];
     p->indexed += ix->layer_count[k];
   }
-  p->file_bytes = (uint64_t)((double)p->indexed * PLAN_FILE_PER_ENTRY) + ((uint64_t)1 << 20);
-  /* index tables + symmetry table + compressed blocks held before writing */
-  uint64_t fixed = ((uint64_t)64 << 20) + p->file_bytes;
+  uint64_t block = o->block_entries ? o->block_entries : DABTB_DEFAULT_BLOCK_ENTRIES, blocks = 0, largest = 0;
+  for (int k = 0; k <= g->nlines; k++) {
+    blocks += (ix->layer_count[k] + block - 1) / block;
+    uint64_t b = ix->layer_count[k] < block ? ix->layer_count[k] : block;
+    if (b > largest) largest = b;
+  }
+  double per_entry = p->ntrans >= 8 ? PLAN_FILE_PER_ENTRY_SQUARE : PLAN_FILE_PER_ENTRY_RECT;
+  p->file_bytes = (uint64_t)((double)p->indexed * per_entry + (double)blocks * PLAN_FILE_PER_BLOCK) + PLAN_FILE_FIXED;
+  /* The compressed blocks are held before the write, and the compaction
+  ** reads the written file through LMDB's map: the file counts twice
+  ** (3x5: 2.27 GiB measured, 1.93 GB of layers). */
+  uint64_t fixed = PLAN_MEM_FIXED + (uint64_t)threads * largest * PLAN_MEM_ZSTD_PER_ENTRY + 2 * p->file_bytes;
   if (p->full_array) {
     p->peak_bytes = (1ull << g->nlines) + fixed;
     p->disk_bytes = 2 * p->file_bytes;

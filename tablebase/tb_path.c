@@ -15,6 +15,7 @@
 #include <unistd.h>
 #include "tablebase/tb_build.h"
 #include "tablebase/tb_find.h"
+#include "tablebase/tb_cache.h"
 
 static bool is_dir(const char *p) {
   struct stat sb;
@@ -96,6 +97,8 @@ static bool cache_dir(char *out, size_t len) {
   else return false;
   return n > 0 && (size_t)n < len;
 }
+
+bool dabtb_cache_dir(char *out, size_t len) { return cache_dir(out, len); }
 
 /* mkdir -p dir (0755).  False when it is not a directory afterwards. */
 static bool make_dirs(const char *dir) {
@@ -252,10 +255,13 @@ dab_status dabtb_open_board_mode(int rows, int cols, const char *tb_dir, bool re
                     rows, cols);
   st = dabtb_default_path(rows, cols, tb_dir, path, sizeof path, err);
   if (st) return st;
-  /* One builder at a time: others wait on PATH-lock, then find the file. */
-  char lock[PATH_MAX + 80];
-  snprintf(lock, sizeof lock, "%s-lock", path);
-  int fd = open(lock, O_RDWR | O_CREAT, 0644);
+  /* One builder at a time: others wait on an flock of the directory (a
+  ** lock file would be left behind), then find the file. */
+  char dir[PATH_MAX + 64];
+  snprintf(dir, sizeof dir, "%s", path);
+  char *slash = strrchr(dir, '/');
+  if (slash) *slash = 0;
+  int fd = open(slash ? (*dir ? dir : "/") : ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
   if (fd >= 0) flock(fd, LOCK_EX);
   if (!is_file(path)) {
     dabtb_build_opts bo = {0};

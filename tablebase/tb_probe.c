@@ -8,6 +8,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <unistd.h>
 #define XXH_STATIC_LINKING_ONLY
 #include <xxhash.h>
 #include <zstd.h>
@@ -236,7 +237,15 @@ static dab_status map_regions(dabtb *tb, dab_err *err) {
   return DAB_OK;
 }
 
-dab_status dabtb_open(const char *path, const dabtb_opts *opts, dabtb **out, dab_err *err) {
+/* How open_file uses the lock file PATH-lock. */
+enum { LOCK_IF_IN_USE, LOCK_ALWAYS };
+
+/* dabtb_open with lock_mode: LOCK_ALWAYS opens through PATH-lock, making
+** it, whenever LMDB can; LOCK_IF_IN_USE only when it exists (at least a
+** page: a user has it).  checked: this process has just checked the
+** file's page structure (skip the walk). */
+static dab_status open_file(const char *path, const dabtb_opts *opts, int lock_mode, bool checked, dabtb **out,
+                            dab_err *err) {
   *out = NULL;
   struct stat sb;
   if (stat(path, &sb) != 0)
@@ -252,6 +261,7 @@ dab_status dabtb_open(const char *path, const dabtb_opts *opts, dabtb **out, dab
   dabtb *tb = calloc(1, sizeof *tb);
   if (!tb) return dab_fail(err, DAB_ENOMEM, "out of memory");
   snprintf(tb->path, sizeof tb->path, "%s", path);
+  tb->hold = -1;
   dab_status st = DAB_OK;
   /* A file that a solved-store writer has used has a real LMDB lock file
   ** (PATH-lock, >= one page; a build's flock file is empty): then read
@@ -264,11 +274,15 @@ dab_status dabtb_open(const char *path, const dabtb_opts *opts, dabtb **out, dab
     struct stat lb;
     snprintf(lock, sizeof lock, "%s-lock", path);
     rc = -1;
-    if (stat(lock, &lb) == 0 && lb.st_size >= 4096) {
+    if (lock_mode == LOCK_ALWAYS || (lock_mode == LOCK_IF_IN_USE && stat(lock, &lb) == 0 && lb.st_size >= 4096)) {
+      tb->hold = dabtb_hold_begin(path); /* the last user removes the lock file */
       rc = mdb_env_open(tb->env, path, MDB_RDONLY | MDB_NOSUBDIR | MDB_NOTLS, 0444);
+      if (!rc && !dabtb_hold_same(tb->hold, tb->env)) rc = EAGAIN; /* replaced meanwhile: without */
       if (!rc) tb->locked = true;
       else {
         mdb_env_close(tb->env);
+        dabtb_hold_end(tb->hold, path);
+        tb->hold = -1;
         tb->env = NULL;
         rc = mdb_env_create(&tb->env);
         if (!rc) rc = mdb_env_set_maxdbs(tb->env, 4);
@@ -306,7 +320,7 @@ dab_status dabtb_open(const char *path, const dabtb_opts *opts, dabtb **out, dab
     goto fail;
   }
   /* LMDB trusts its pages: check them before it reads any. */
-  st = dabtb_lmdb_structure(tb->env, (uint64_t)sb.st_size, path, err);
+  if (!checked) st = dabtb_lmdb_structure(tb->env, (uint64_t)sb.st_size, path, err);
   if (st) goto fail;
   rc = mdb_dbi_open(tb->txn, "meta", 0, &tb->dbi_meta);
   if (!rc) rc = mdb_dbi_open(tb->txn, "blocks", 0, &tb->dbi_blocks);
@@ -374,6 +388,43 @@ fail:
   return st;
 }
 
+/* True when this process may make PATH-lock beside path: a writable
+** directory, and not read-only mode (which creates no file). */
+static bool can_lock(const char *path) {
+  if (dabtb_readonly()) return false;
+  char dir[4096];
+  snprintf(dir, sizeof dir, "%s", path);
+  char *slash = strrchr(dir, '/');
+  if (slash == dir) slash[1] = 0;
+  else if (slash) *slash = 0;
+  else snprintf(dir, sizeof dir, ".");
+  return access(dir, W_OK | X_OK) == 0;
+}
+
+dab_status dabtb_open(const char *path, const dabtb_opts *opts, dabtb **out, dab_err *err) {
+  /* A solved-only file may get a writer at any time (a search storing
+  ** results): read it through the lock file, so that a writer arriving
+  ** later never reuses the pages of this handle's snapshot.  A table is
+  ** read without one unless a user has the lock file (no reader limit,
+  ** no file made: searches do not store where a table covers the board).
+  ** The kind is known only once the file is open: a solved-only file read
+  ** without is opened again through the lock file (its pages just
+  ** checked), and the first handle dropped. */
+  dab_status st = open_file(path, opts, LOCK_IF_IN_USE, false, out, err);
+  if (st || (*out)->locked || dabtb_has_table(*out) || !can_lock(path)) return st;
+  dabtb *locked;
+  dab_err lerr;
+  if (open_file(path, opts, LOCK_ALWAYS, true, &locked, &lerr) == DAB_OK) {
+    if (!locked->locked) { /* the lock file could not be made: the first will do */
+      dabtb_close(locked);
+      return DAB_OK;
+    }
+    dabtb_close(*out);
+    *out = locked;
+  }
+  return DAB_OK;
+}
+
 void dabtb_close(dabtb *tb) {
   if (!tb) return;
   for (int k = 0; k <= DAB_TBIDX_MAX_LINES; k++)
@@ -383,6 +434,7 @@ void dabtb_close(dabtb *tb) {
   free(tb->blocks);
   if (tb->txn) mdb_txn_abort(tb->txn);
   if (tb->env) mdb_env_close(tb->env);
+  dabtb_hold_end(tb->hold, tb->path); /* after the close: the last user removes PATH-lock */
   dab_sym_free(tb->sym);
   if (tb->has_table) dab_tbidx_free(&tb->idx);
   free(tb);

@@ -19,8 +19,12 @@
 ** of threads may call every function below on one handle at once (blocks
 ** are decompressed into a shared cache published with atomics), except
 ** dabtb_close, which must not overlap any other call on that handle.
-** Any number of processes may open one file at once (read-only, no lock
-** file).  Open after fork(), not before.
+** Any number of processes may open one file at once (read-only).  A
+** table is read without a lock file; a solved-only file in a writable
+** directory is read through LMDB's lock file PATH-lock (made while any
+** handle has the file open, removed by the last one to close), so that
+** a search storing results there never reuses the pages a reader is
+** looking at.  Open after fork(), not before.
 **
 ** Positions are line sets as uint64_t: bit i set = line i drawn (OpenSpiel
 ** ids, see game/board.h).  Every position of the board is answered: any

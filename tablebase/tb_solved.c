@@ -24,6 +24,7 @@ struct dabtb_store {
   MDB_dbi dbi_solved;
   int format_version;
   bool writable;
+  int hold;                 /* dabtb_hold_begin's descriptor while the env uses PATH-lock; -1 = none */
   char path[4096];
 };
 
@@ -253,6 +254,7 @@ dab_status dabtb_store_open(const char *path, int rows, int cols, int mode, dabt
   bool write = mode & DABTB_STORE_WRITE, create = (mode & DABTB_STORE_CREATE) == DABTB_STORE_CREATE;
   dabtb_store *s = calloc(1, sizeof *s);
   if (!s) return dab_fail(err, DAB_ENOMEM, "out of memory");
+  s->hold = -1;
   dab_status st = dab_geom_init(&s->geom, rows, cols, err);
   if (st) goto fail;
   if (!dab_geom_fast(&s->geom)) {
@@ -299,14 +301,30 @@ dab_status dabtb_store_open(const char *path, int rows, int cols, int mode, dabt
     st = dab_fail(err, DAB_EIO, "%s: not writable (%s)", path, strerror(errno));
     goto fail;
   }
-  int rc = mdb_env_create(&s->env);
-  if (!rc) rc = mdb_env_set_maxdbs(s->env, 4);
-  if (!rc && write) rc = mdb_env_set_mapsize(s->env, (size_t)sb.st_size + STORE_MAP_SLACK);
-  /* NOMETASYNC: a system crash may undo the last commit, never corrupt. */
-  if (!rc) rc = mdb_env_open(s->env, path, MDB_NOSUBDIR | MDB_NOTLS | (write ? MDB_NOMETASYNC : MDB_RDONLY), 0644);
+  int rc;
+  for (int attempt = 0;; attempt++) {
+    /* The hold first: the last user removes PATH-lock (tb_internal.h). */
+    s->hold = dabtb_hold_begin(path);
+    if (s->hold < 0 && errno == ENOENT) {
+      st = dab_fail(err, DAB_EIO, "%s: removed while being opened", path);
+      goto fail;
+    }
+    rc = mdb_env_create(&s->env);
+    if (!rc) rc = mdb_env_set_maxdbs(s->env, 4);
+    if (!rc && write) rc = mdb_env_set_mapsize(s->env, (size_t)sb.st_size + STORE_MAP_SLACK);
+    /* NOMETASYNC: a system crash may undo the last commit, never corrupt. */
+    if (!rc) rc = mdb_env_open(s->env, path, MDB_NOSUBDIR | MDB_NOTLS | (write ? MDB_NOMETASYNC : MDB_RDONLY), 0644);
+    if (rc || dabtb_hold_same(s->hold, s->env) || attempt == 2) break;
+    /* PATH was replaced between the hold and the open: both again. */
+    mdb_env_close(s->env);
+    s->env = NULL;
+    dabtb_hold_end(s->hold, path);
+  }
   if (rc && !write) {
     /* A read-only place with no usable lock file: read without one. */
     mdb_env_close(s->env);
+    dabtb_hold_end(s->hold, path);
+    s->hold = -1;
     rc = mdb_env_create(&s->env);
     if (!rc) rc = mdb_env_set_maxdbs(s->env, 4);
     if (!rc) rc = mdb_env_open(s->env, path, MDB_NOSUBDIR | MDB_NOTLS | MDB_RDONLY | MDB_NOLOCK, 0444);
@@ -340,6 +358,7 @@ fail:
 void dabtb_store_close(dabtb_store *s) {
   if (!s) return;
   if (s->env) mdb_env_close(s->env);
+  dabtb_hold_end(s->hold, s->path); /* after the close: the last user removes PATH-lock */
   dab_sym_free(s->sym);
   free(s);
 }

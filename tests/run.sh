@@ -29,7 +29,7 @@ done
 # What --quick leaves out: tests of 5 s or more at their smallest sizes.
 QUICK_SKIP=(test_proof.sh test_solvestore.sh test_bad_input.sh test_serve.sh test_serve_browser.sh
             test_tb_cli.sh test_players_arena.sh test_rules_cli.sh test_mpi_build.sh test_mpi_proof.sh
-            test_store_concurrency.sh test_az_2x2.sh test_bench_azrun.sh)
+            test_store_concurrency.sh test_az_2x2.sh test_bench_azrun.sh test_plans.sh test_cache.sh)
 skip() {  # name: true when --quick leaves it out
   ((quick)) || return 1
   local n; for n in "${QUICK_SKIP[@]}"; do [ "$n" = "$1" ] && return 0; done

@@ -569,8 +569,9 @@ static dab_status run_models(dab_err *err) {
   return st;
 }
 
-/* The oracle of a board with no tablebase yet: it builds one (2x2, in a
-** fresh folder) on first use; no in-memory table instead. */
+/* A small board's tablebase built on first use (2x2, in a fresh folder:
+** dabtb_open_board; no oracle writes one), then an oracle answering from
+** it (max_build_free 1: no in-memory table instead). */
 static void setup_oracle_build(void) {
   char p[300];
   path_in(p, sizeof p, "b");
@@ -581,9 +582,13 @@ static void setup_oracle_build(void) {
 static dab_status run_oracle_build(dab_err *err) {
   char p[300];
   path_in(p, sizeof p, "b");
+  dabtb *tb = NULL;
+  dab_status st = dabtb_open_board(2, 2, p, &tb, err);
+  dabtb_close(tb);
+  if (st) return st;
   dab_oracle_opts oo = {.tb_dir = p, .threads = 1, .max_build_free = 1};
   dab_oracle *o = NULL;
-  dab_status st = dab_oracle_open(2, 2, &oo, &o, err);
+  st = dab_oracle_open(2, 2, &oo, &o, err);
   if (st) return st;
   int v;
   st = dab_oracle_value64(o, 0x5, &v, err);

@@ -2,7 +2,8 @@
 # test_store_concurrency.sh: 16 readers probe a 2x5 tablebase (against a
 # retrograde solve) and look up solved records while one writer adds them,
 # as processes and as threads, for a few seconds each: no errors, no wrong
-# values (build/bench/store_concurrency; bench/store_concurrency.sh runs
+# values, and no lock file left once they are all done
+# (build/bench/store_concurrency; bench/store_concurrency.sh runs
 # the 60-second version; DAB_CONCURRENCY_SECONDS sets the seconds, and
 # tests/run.sh --tsan runs it on the ThreadSanitizer build).
 source "$(dirname "${BASH_SOURCE[0]}")/clitest.sh"
@@ -21,6 +22,7 @@ for mode in procs threads; do
   check "$mode: readers looked records up" grep -qE " [1-9][0-9]* store lookups" <<<"$out"
   [ $mode = threads ] && check "threads: readers found stored records" grep -qE "lookups \([1-9][0-9]* found\)" <<<"$out"
 done
+check "the last user removed the lock file" test ! -e "$T/2x5.dab-lock"
 run check "$T/2x5.dab"
 check "the file passes check afterwards" test "$rc" = 0
 run verify "$T/2x5.dab" --threads 1

@@ -28,7 +28,8 @@ a DabError subclass chosen by the C error code (dab.errors).
 
 Modules: errors (the exceptions), tablebase (Tablebase, build), oracle
 (Oracle), paths (where, read-only mode), game (Game, State, load_game),
-batch (States), player (Player), pdb (PatternDB), az_train (the AlphaZero
+batch (States), player (Player), pdb (PatternDB), dataset (data sets that
+`dab dataset` writes: load, TorchDataset), az_train (the AlphaZero
 trainer, python3 -m dab.az_train); _lib loads libdab.so.
 """
 
@@ -60,6 +61,7 @@ from .game import Game, State, Bounds, WDL, load_game  # noqa: F401
 from .batch import States, Labels  # noqa: F401
 from .player import Player  # noqa: F401
 from .pdb import PatternDB  # noqa: F401
+from . import dataset  # noqa: F401  (dab.dataset.load; torch only when TorchDataset is called)
 
 __all__ = ["Tablebase", "Oracle", "library_path", "Game", "State", "States", "Player", "PatternDB",
            "load_game", "build", "set_readonly", "readonly", "where", "Bounds", "WDL", "Labels",

@@ -39,7 +39,8 @@ class Oracle(_Answers):
     big queries).  read_only=True: this oracle never creates or changes a
     file, whatever the environment says (no table built on first use: a
     board of up to 24 lines is solved in memory instead; the search's store
-    is read, never written); False (the default) follows the process
+    is read, never written; a board of up to 20 lines is solved in memory by
+    every Oracle); False (the default) follows the process
     default, read-only when DAB_READONLY is set (dab.set_readonly).
     readonly= is its old, deprecated name (it used to switch the whole
     process).  pdb=True: the search uses the pattern database
