@@ -333,8 +333,9 @@ void dab_grade_values(const dab_grade *gr, double *values);
     "                    oracle pays each rule move --oracle-pay=C (0.1) when optimal\n" \
     "                    and charges C per box it lost, or both\n")                     \
   X(erl, "concept-accessibility evolutionary RL on rule graphs (seed paper 003): Q and f", \
-    "  --games N (1000000)  --beta=const10|to20|to10  --control=none|q-only|combined\n" \
-    "  --alpha=A (0.1) --pop=N (1000) --few=N (2) --p-few=P (0.2)\n"                   \
+    "  --games N (1000000)  --beta=const10|to20|to10|const20 (const20: a control)\n"  \
+    "  --control=none|q-only|combined  --alpha=A (0.1) --pop=N (1000)\n"               \
+    "  --few=N (2) --p-few=P (0.2)\n"                                                  \
     "  --colour=random|first|second (random)  --eval-games=N (10000, greedy, at the end)\n" \
     "  --snap-games=N (400) --grade=0|1 (1: grade every move by the oracle)\n"        \
     "  --reward=score|oracle|both  Q learns the score (published), the oracle's boxes\n" \

@@ -24,6 +24,7 @@ double dab_erl_beta(const dab_erl_opts *o, long games) {
   switch (o->schedule) {
   case DAB_ERL_TO20: return fmin(20, 0.1 + 0.2 * steps);
   case DAB_ERL_TO10: return fmin(10, 0.1 + 0.1 * steps);
+  case DAB_ERL_CONST20: return 20;
   default: return 10;
   }
 }
@@ -198,7 +199,7 @@ void dab_erl_end_game(dab_erl *e, const dab_rt_game *gm, dab_rng *rng) {
 
 /* ---- dab train erl ---------------------------------------------------------- */
 
-static const char *const sched_names = "const10|to20|to10";
+static const char *const sched_names = "const10|to20|to10|const20";
 static const char *const ctrl_names = "none|q-only|combined";
 
 dab_status dab_agent_player_erl(void *ctx, const char *args, const dab_geom *g, dab_player_env *env,

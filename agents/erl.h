@@ -26,7 +26,9 @@
 ** instead of f; combined also updates every rule's Q <- d alpha r +
 ** (1 - alpha) Q and trims by it.
 */
-enum { DAB_ERL_CONST10 = 0, DAB_ERL_TO20 = 1, DAB_ERL_TO10 = 2 };
+/* Beta schedules: the paper's three, and const20 (to20's last beta from the
+** first game: a control of the ramp). */
+enum { DAB_ERL_CONST10 = 0, DAB_ERL_TO20 = 1, DAB_ERL_TO10 = 2, DAB_ERL_CONST20 = 3 };
 enum { DAB_ERL_CTRL_NONE = 0, DAB_ERL_CTRL_QONLY = 1, DAB_ERL_CTRL_COMBINED = 2 };
 /* Rewards: the published score difference r; the oracle as teacher, r_n
 ** = minus the mean boxes rule n's moves lost in the game (0 when every one
@@ -35,7 +37,8 @@ enum { DAB_ERL_REWARD_SCORE = 0, DAB_ERL_REWARD_ORACLE = 1, DAB_ERL_REWARD_BOTH 
 #define DAB_ERL_TOP 10
 
 typedef struct dab_erl_opts {
-  int schedule;          /* beta: const 10; 0.1 + 0.2 per 1e4 games to 20; 0.1 + 0.1 per 1e4 games to 10 */
+  int schedule;          /* beta: const 10; 0.1 + 0.2 per 1e4 games to 20; 0.1 + 0.1 per 1e4 games to 10;
+                            const 20 */
   int control;           /* DAB_ERL_CTRL_* */
   double alpha;          /* 0.1 (the paper gives none) */
   int pop;               /* 1000 */

@@ -542,6 +542,8 @@ static void test_erl_updates(void) {
   TH_CHECK(fabs(dab_erl_beta(&o, 25000) - 0.5) < 1e-12 && dab_erl_beta(&o, 2000000) == 20, "beta to 20");
   o.schedule = DAB_ERL_TO10;
   TH_CHECK(fabs(dab_erl_beta(&o, 25000) - 0.3) < 1e-12 && dab_erl_beta(&o, 2000000) == 10, "beta to 10");
+  o.schedule = DAB_ERL_CONST20;
+  TH_CHECK(dab_erl_beta(&o, 0) == 20 && dab_erl_beta(&o, 2000000) == 20, "beta const 20");
   dab_erl_free(e);
 }
 

@@ -1,0 +1,128 @@
+#!/bin/sh
+# erl_paper.sh: `dab train erl` (seed paper 003) at the paper's length, 10^6
+# games on 3x3 against `chain`, over seeds, graded as the arena grades
+# every player; the table "At the paper's length" of docs/agents.md and its
+# plot (docs/img/erl_paper.png).
+#
+# Usage: bench/erl_paper.sh [OUTDIR]      (default /tmp/erl-paper)
+#   RUNS="to20:1,2,3 const10:1,2,3 to10:1"  schedule:seeds, one run each
+#   GAMES=1000000    training games a run (the paper's 10^6)
+#   PLOT=FILE.png    where the plot goes (default OUTDIR/erl_paper.png)
+# Each run: OUTDIR/SCHED_sSEED.{rules,csv,time,arena}; a run whose rule file
+# is there is not trained again, an arena file not played again.  The
+# first call copies bin/dab into OUTDIR (commit in OUTDIR/COMMIT), so every
+# run of a table trains with the same code.  Runs go one after another,
+# on one thread, under nice.  Writes OUTDIR/summary.csv (one row per run,
+# then a mean and a 95% t-interval half-width row per schedule) and prints
+# it as a table.
+#
+# CPU time (2026-11-29, a shared 2-core AMD EPYC): a to20 run about 200
+# CPU-s, a to10 run about 250, a const10 run about 590 (its many general
+# rules match every position: more matching a move); grading a run in the
+# arena about 10 CPU-s.  The default RUNS: about 2,700 CPU-s.
+#
+# Columns: online = the share of training games won in the last 10^5 games
+# (the paper's figure: on-line, random colour, against its opponent);
+# greedy = the trainer's 10^4 greedy games at the end (random colour,
+# eval_win); level1/level2/chain = `dab arena --p1 erl:FILE --p2 X --games
+# 2000 --seed 5` (colours alternate); optimal, lost/move, lost/game = the
+# oracle's grades of the team's moves in the match against chain.
+set -eu
+root=$(cd "$(dirname "$0")/.." && pwd)
+out=${1:-/tmp/erl-paper}
+RUNS=${RUNS:-"to20:1,2,3 const10:1,2,3 to10:1"}
+GAMES=${GAMES:-1000000}
+PLOT=${PLOT:-$out/erl_paper.png}
+mkdir -p "$out"
+if [ ! -x "$out/dab" ]; then
+  cp "$root/bin/dab" "$out/dab"
+  (cd "$root" && git rev-parse --short HEAD && { git status --short | grep -q . && echo "(with local changes)" || true; }) \
+    >"$out/COMMIT"
+fi
+dab=$out/dab
+
+# p1's FIELD in an arena --json line
+field() { sed 's/.*"p1":{//; s/"p2":.*//' | sed "s/.*\"$1\":\([-0-9.]*\).*/\1/"; }
+
+for spec in $RUNS; do
+  b=${spec%%:*}
+  for s in $(echo "${spec#*:}" | tr , ' '); do
+    t=$out/${b}_s$s
+    if [ ! -f "$t.rules" ]; then
+      echo "erl_paper: $b seed $s, $GAMES games" >&2
+      /usr/bin/time -f "%U %S %e %M" -o "$t.time" nice -n 5 "$dab" train erl --board 3x3 --seed "$s" --games "$GAMES" \
+        --snapshot 4000 --beta="$b" --snap-games=400 --eval-games=10000 --out "$t.rules" --log "$t.csv" >/dev/null
+    fi
+    if [ ! -s "$t.arena" ]; then
+      for o in level1 level2 chain; do
+        j=$(nice -n 5 "$dab" arena --board 3x3 --p1 "erl:$t.rules" --p2 $o --games 2000 --seed 5 --json)
+        games=$(echo "$j" | sed 's/.*"games":\([0-9]*\).*/\1/')
+        echo "$o $(echo "$j" | field win_rate) $(echo "$j" | field optimal_rate) $(echo "$j" | field boxes_lost_per_move)" \
+          "$(echo "$j" | field scored_moves) $games"
+      done >"$t.arena.tmp"
+      mv "$t.arena.tmp" "$t.arena"
+    fi
+  done
+done
+
+. "$root/bench/t95.sh"
+sum=$out/summary.csv
+echo "schedule,seed,games,cpu_s,online,greedy,level1,level2,chain,optimal,lost_move,lost_game" >"$sum"
+for spec in $RUNS; do
+  b=${spec%%:*}
+  for s in $(echo "${spec#*:}" | tr , ' '); do
+    t=$out/${b}_s$s
+    cpu=$(awk '{printf "%.0f", $1 + $2}' "$t.time")
+    online=$(tail -n 25 "$t.csv" | awk -F, '{w += $3} END {printf "%.4f", w / NR}')
+    greedy=$(sed -n 's/^params .*eval_win=\([0-9.]*\).*/\1/p' "$t.rules")
+    awk -v b="$b" -v s="$s" -v n="$GAMES" -v cpu="$cpu" -v on="$online" -v gr="$greedy" '
+      {w[$1] = $2} $1 == "chain" {opt = $3; lm = $4; lg = $4 * $5 / $6}
+      END {printf "%s,%s,%s,%s,%s,%s,%.4f,%.4f,%.4f,%.4f,%.4f,%.3f\n", b, s, n, cpu, on, gr, w["level1"], w["level2"],
+           w["chain"], opt, lm, lg}' "$t.arena" >>"$sum"
+  done
+done
+# mean and 95% half-width per schedule (columns 4-12)
+awk -F, "$T95_AWK"'
+  NR > 1 { k = $1; if (!(k in n)) order[++no] = k; n[k]++; for (c = 4; c <= 12; c++) v[k, c, n[k]] = $c }
+  END {
+    for (i = 1; i <= no; i++) {
+      k = order[i]; m = ""; h = ""
+      for (c = 4; c <= 12; c++) {
+        for (j = 1; j <= n[k]; j++) x[j] = v[k, c, j]
+        m = m sprintf(",%.4f", mean_of(x, n[k])); h = h sprintf(",%.4f", half95_of(x, n[k]))
+      }
+      print k ",mean," n[k] m; print k ",half95," n[k] h
+    }
+  }' "$sum" >"$sum.tmp"
+cat "$sum.tmp" >>"$sum" && rm -f "$sum.tmp"
+column -s, -t "$sum"
+
+# Learning curves: the on-line win rate of every run (4,000-game
+# snapshots), and the paper's figures as dashed lines (0.40 beta 10, 0.50
+# to 20, 0.35 to 10) in the schedule's colour.
+gp=$out/erl_paper.gp
+{
+  echo "set terminal pngcairo size 1000,600 font ',10'"
+  echo "set output '$PLOT'"
+  echo "set title 'erl (paper 003) on 3x3 against chain: on-line win rate, every run (4,000-game snapshots); dashed: the paper'"
+  echo "set xlabel 'games (thousands)'; set ylabel 'share of training games won'; set yrange [0:0.7]; set grid"
+  echo "set key top left"
+  echo "set datafile separator ','"
+  printf "plot "
+  sep=""
+  for spec in $RUNS; do
+    b=${spec%%:*}
+    case $b in const10) c='#9400d3' p=0.40 ;; to20) c='#009e73' p=0.50 ;; *) c='#e69f00' p=0.35 ;; esac
+    ns=$(echo "${spec#*:}" | tr , ' ' | wc -w)
+    title="title '$b, $ns seed(s)'"
+    for s in $(echo "${spec#*:}" | tr , ' '); do
+      printf "%s'%s' using (\$1 / 1000):3 with lines lw 1.2 lc rgb '%s' %s" "$sep" "$out/${b}_s$s.csv" "$c" "$title"
+      title=notitle
+      sep=", "
+    done
+    printf ", %s with lines dt (8,4) lw 3 lc rgb '%s' title 'paper, %s: %s'" "$p" "$c" "$b" "$p"
+  done
+  echo
+} >"$gp"
+gnuplot "$gp"
+echo "erl_paper: $sum, $PLOT" >&2
