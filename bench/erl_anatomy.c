@@ -14,14 +14,24 @@
 **
 ** FILE: a rule file, or the checkpoint of a stopped erl run (--stop-at).
 ** Plays GAMES (default 2000) greedy games of the team against `chain`,
-** colours alternating (game k: colour k & 1, stream (SEED, k)), as `dab
-** rules show --oracle` does, and grades every team move.  PICK q (default)
-** plays as erl:FILE does (the matching rule of highest Q, random when none
-** matches); PICK oracle plays the matching rule whose move the oracle
-** values most (the best the population holds); PICK random a random
-** matching rule; PICK eval replays the trainer's final evaluation
-** (dab_rt_eval: random colour each game) and prints its figures.  Prints, by the number of free (undrawn) lines before
-** the move:
+** colours alternating (game k: colour k & 1, stream (SEED, k); SEED
+** default 5), and grades every team move by the oracle.  PICK:
+**   q          (default) the matching rule of highest Q (bid for econ),
+**              a random line when none matches: as erl:FILE plays
+**   oracle     the matching rule whose move the oracle values most: the
+**              best team the population holds
+**   random     a random matching rule
+**   eval       replays the trainer's final evaluation (dab_rt_eval:
+**              random colour each game) and prints its figures; with the
+**              run's seed + 1 and its --eval-games, near the file's eval_*
+**              (read back, a rule may draw another line of equal value)
+**   roundtrip  writes the rules to a rule file, reads them back, and
+**              counts the positions of GAMES random-play games where the
+**              greedy choice differs (another rule, or the same rule
+**              drawing another line, and whether of another value)
+** The game modes print the population (rule sizes, wildcards, Q
+** quantiles), the wins by colour, then by the number of free (undrawn)
+** lines before the move:
 **   moves      the team's moves
 **   norule     share with no matching rule (a random line was played)
 **   optimal    share of all moves that were optimal
@@ -34,9 +44,11 @@
 **              many nodes as the state (a copy of one state, up to shape)
 **   matching   mean number of matching rules
 ** then the same by phase (opening: > 16 free lines, middle 9-16, endgame
-** <= 8, the arena's thirds on 3x3), wins by colour, and the rules fired.
-** With ANATOMY_DUMP=PATH every rule that moved goes to PATH, one a line:
-** index Q f moves optimal lost born text.
+** <= 8, the arena's thirds on 3x3), and the 15 rules that moved most with
+** the worth of the positions they moved in (the score so far plus the
+** oracle's value) and how Q follows it.  With ANATOMY_DUMP=PATH every
+** rule that moved goes to PATH, one a line: index Q f moves optimal lost
+** born text.
 */
 
 #define MAXU 65
@@ -154,8 +166,7 @@ int main(int argc, char **argv) {
   }
   if (!strcmp(pick, "eval")) {
     /* The trainer's final evaluation, replayed on the rules as read back
-    ** (random colour, stream (SEED, k)): with the run's seed + 1 and
-    ** --eval-games it must give the file's eval_* params. */
+    ** (random colour, stream (SEED, k)). */
     dab_rt_eval_out ev;
     if (dab_rt_eval(&g, a, n, kind, oracle, (int)games, -1, seed, 1, &ev, &err)) {
       fprintf(stderr, "%s\n", err.msg);

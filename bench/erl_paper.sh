@@ -5,7 +5,7 @@
 # plot (docs/img/erl_paper.png).
 #
 # Usage: bench/erl_paper.sh [OUTDIR]      (default /tmp/erl-paper)
-#   RUNS="to20:1,2,3 const10:1,2,3 to10:1"  schedule:seeds, one run each
+#   RUNS="to20:1,2,3 const10:1,2,3 to10:1 const20:1"  schedule:seeds
 #   GAMES=1000000    training games a run (the paper's 10^6)
 #   PLOT=FILE.png    where the plot goes (default OUTDIR/erl_paper.png)
 # Each run: OUTDIR/SCHED_sSEED.{rules,csv,time,arena}; a run whose rule file
@@ -16,10 +16,11 @@
 # then a mean and a 95% t-interval half-width row per schedule) and prints
 # it as a table.
 #
-# CPU time (2026-11-29, a shared 2-core AMD EPYC): a to20 run about 200
-# CPU-s, a to10 run about 250, a const10 run about 590 (its many general
-# rules match every position: more matching a move); grading a run in the
-# arena about 10 CPU-s.  The default RUNS: about 2,700 CPU-s.
+# CPU time (2026-11-29, a shared 2-core AMD EPYC): a run 175-870 CPU-s
+# (one in its learning state matches more rules a move than one stuck low,
+# and costs up to 3x as much); the arena grading of a run under 1 CPU-s.
+# The default RUNS: about 3,700 CPU-s (to20 1,195, const10 2,109, to10 175,
+# const20 243), one CPU-hour.
 #
 # Columns: online = the share of training games won in the last 10^5 games
 # (the paper's figure: on-line, random colour, against its opponent);
@@ -30,7 +31,7 @@
 set -eu
 root=$(cd "$(dirname "$0")/.." && pwd)
 out=${1:-/tmp/erl-paper}
-RUNS=${RUNS:-"to20:1,2,3 const10:1,2,3 to10:1"}
+RUNS=${RUNS:-"to20:1,2,3 const10:1,2,3 to10:1 const20:1"}
 GAMES=${GAMES:-1000000}
 PLOT=${PLOT:-$out/erl_paper.png}
 mkdir -p "$out"
@@ -99,7 +100,7 @@ column -s, -t "$sum"
 
 # Learning curves: the on-line win rate of every run (4,000-game
 # snapshots), and the paper's figures as dashed lines (0.40 beta 10, 0.50
-# to 20, 0.35 to 10) in the schedule's colour.
+# to 20, 0.35 to 10) in the schedule's colour (const20 is not the paper's).
 gp=$out/erl_paper.gp
 {
   echo "set terminal pngcairo size 1000,600 font ',10'"
@@ -112,7 +113,9 @@ gp=$out/erl_paper.gp
   sep=""
   for spec in $RUNS; do
     b=${spec%%:*}
-    case $b in const10) c='#9400d3' p=0.40 ;; to20) c='#009e73' p=0.50 ;; *) c='#e69f00' p=0.35 ;; esac
+    case $b in
+      const10) c='#9400d3' p=0.40 ;; to20) c='#009e73' p=0.50 ;; to10) c='#e69f00' p=0.35 ;; *) c='#d55e00' p= ;;
+    esac
     ns=$(echo "${spec#*:}" | tr , ' ' | wc -w)
     title="title '$b, $ns seed(s)'"
     for s in $(echo "${spec#*:}" | tr , ' '); do
@@ -120,7 +123,7 @@ gp=$out/erl_paper.gp
       title=notitle
       sep=", "
     done
-    printf ", %s with lines dt (8,4) lw 3 lc rgb '%s' title 'paper, %s: %s'" "$p" "$c" "$b" "$p"
+    [ -z "$p" ] || printf ", %s with lines dt (8,4) lw 3 lc rgb '%s' title 'paper, %s: %s'" "$p" "$c" "$b" "$p"
   done
   echo
 } >"$gp"

@@ -16,6 +16,16 @@ check "econ log has the curriculum" grep -q "opp_random,prefill" "$tmp/econ.csv"
 # Same seed, same run.
 run train erl --board 3x3 --games 600 --snapshot 200 --snap-games=20 --eval-games=40 --out "$tmp/erl2.rules"
 check "erl reproducible" cmp -s "$tmp/erl.rules" "$tmp/erl2.rules"
+# A run's first N games are an N-game run's (beta follows the games played,
+# not the run's length): the shorter log is the longer one's first rows.
+run train erl --board 3x3 --games 400 --snapshot 200 --snap-games=20 --eval-games=40 --beta=to20 --log "$tmp/erl_short.csv" --out "$tmp/erl_short.rules"
+run train erl --board 3x3 --games 600 --snapshot 200 --snap-games=20 --eval-games=40 --beta=to20 --log "$tmp/erl_long.csv" --out "$tmp/erl_long.rules"
+check "erl: the first 400 of 600 games are a 400-game run's" \
+  [ "$(cut -d, -f1,3- "$tmp/erl_short.csv")" = "$(head -3 "$tmp/erl_long.csv" | cut -d, -f1,3-)" ]
+run train erl --board 3x3 --games 200 --snapshot 200 --snap-games=20 --eval-games=20 --beta=const20 --log "$tmp/erl_c20.csv" --out "$tmp/erl_c20.rules"
+check "erl --beta=const20 exit 0 ($err)" [ "$rc" -eq 0 ]
+check "erl --beta=const20 in the params" grep -q "beta=const20" "$tmp/erl_c20.rules"
+check "erl --beta=const20: beta 20 in the log" [ "$(tail -1 "$tmp/erl_c20.csv" | cut -d, -f12)" = 20 ]
 
 # Stopped (--stop-at) and resumed: the same rule file, and the log's rows
 # but the seconds column.
