@@ -240,13 +240,18 @@ static void json_string(FILE *f, const char *s) {
   fputc('"', f);
 }
 
-void cli_batch_error(FILE *f, const char *cmd, long line, const char *input, const char *msg) {
+/* The error object of one batch line, flushed. */
+static void batch_error_object(FILE *f, long line, const char *input, const char *msg) {
   fprintf(f, "{\"line\":%ld,\"input\":", line);
   json_string(f, input);
   fputs(",\"error\":", f);
   json_string(f, msg);
   fputs("}\n", f);
   fflush(f);
+}
+
+void cli_batch_error(FILE *f, const char *cmd, long line, const char *input, const char *msg) {
+  batch_error_object(f, line, input, msg);
   char where[32];
   snprintf(where, sizeof where, "line %ld: ", line);
   fprintf(stderr, "dab %s: %s", cmd, where);
@@ -262,12 +267,7 @@ int cli_batch_failure(FILE *f, const char *cmd, long line, const char *input, da
   }
   /* The JSON object for this line; stderr only once: a damaged block can
   ** fail thousands of lines, and the file's name and check are the news. */
-  fprintf(f, "{\"line\":%ld,\"input\":", line);
-  json_string(f, input);
-  fputs(",\"error\":", f);
-  json_string(f, msg);
-  fputs("}\n", f);
-  fflush(f);
+  batch_error_object(f, line, input, msg);
   if (!*damage_said) {
     *damage_said = true;
     fprintf(stderr, "dab %s: line %ld: ", cmd, line);

@@ -77,15 +77,23 @@ static const env_kind *env_find_kind(dab_player_env *env, const char *name) {
   return NULL;
 }
 
-dab_status dab_player_check_name(const dab_player_env *env, const char *spec, dab_err *err) {
-  char name[32];
+/* The name part of spec (before any ':') into name[32].
+** RETURN: DAB_OK, or DAB_EINPUT for an empty or overlong name. */
+static dab_status spec_name(const char *spec, char name[32], dab_err *err) {
   const char *colon = strchr(spec, ':');
   size_t nlen = colon ? (size_t)(colon - spec) : strlen(spec);
-  if (nlen == 0 || nlen >= sizeof name)
+  if (nlen == 0 || nlen >= 32)
     return dab_fail(err, DAB_EINPUT, "bad player spec '%s' (players: random, level1, level2, chain, "
                     "mcts, mcts-bz, mcts-os, sw, sw+, ab, perfect)", spec);
   memcpy(name, spec, nlen);
   name[nlen] = 0;
+  return DAB_OK;
+}
+
+dab_status dab_player_check_name(const dab_player_env *env, const char *spec, dab_err *err) {
+  char name[32];
+  dab_status st = spec_name(spec, name, err);
+  if (st) return st;
   if (builtin_kind(name) >= 0 || env_find_kind((dab_player_env *)env, name)) return DAB_OK;
   return dab_fail(err, DAB_EINPUT, "unknown player '%s' (players: random, level1, level2, chain, "
                   "mcts, mcts-bz, mcts-os, sw, sw+, ab, perfect)", name);
@@ -95,13 +103,9 @@ dab_status dab_player_new(const char *spec, const dab_geom *g, dab_player_env *e
                           dab_player **out, dab_err *err) {
   *out = NULL;
   char name[32];
+  dab_status st0 = spec_name(spec, name, err);
+  if (st0) return st0;
   const char *colon = strchr(spec, ':');
-  size_t nlen = colon ? (size_t)(colon - spec) : strlen(spec);
-  if (nlen == 0 || nlen >= sizeof name)
-    return dab_fail(err, DAB_EINPUT, "bad player spec '%s' (players: random, level1, level2, chain, "
-                    "mcts, mcts-bz, mcts-os, sw, sw+, ab, perfect)", spec);
-  memcpy(name, spec, nlen);
-  name[nlen] = 0;
   int kind = builtin_kind(name);
   const env_kind *ek = kind < 0 ? env_find_kind(env, name) : NULL;
   if (ek) return ek->make(ek->ctx, colon ? colon + 1 : "", g, env, out, err);
