@@ -24,7 +24,8 @@ static void usage(void) {
         "       [--no-sacorder] [--no-parity] [--no-loony] [--no-chainmoves] [--no-graph] [--graph MINFREE]\n"
         "       [--etc MINFREE] [--etc-cached MINFREE] [--no-etc] [--no-handouts] [--hash MIB] [--threads N]\n"
         "       [--policy work|always|direct] [--analyze] [--limit NODES] [--etc-full MINFREE]\n"
-        "       [--keycache BITS] [--test BOUND] [--pdb FILE | --pdb-build N] [--pdb-max-free F]\n",
+        "       [--keycache BITS] [--test BOUND] [--pdb FILE | --pdb-build N] [--pdb-max-free F]\n"
+        "       [--dfpn MINFREE] [--dfpn-leaf F] [--dfpn-bits B] [--dfpn-eps PCT] [--dfpn-mobility]\n",
         stderr);
 }
 
@@ -47,6 +48,11 @@ int main(int argc, char **argv) {
     else if (!strcmp(a, "--no-parity")) o.tune.parity = false;
     else if (!strcmp(a, "--root-window")) o.tune.root_window = true;
     else if (!strcmp(a, "--no-root-window")) o.tune.root_window = false;
+    else if (!strcmp(a, "--dfpn") && i + 1 < argc) o.tune.dfpn_min_free = atoi(argv[++i]);
+    else if (!strcmp(a, "--dfpn-leaf") && i + 1 < argc) o.tune.dfpn_leaf_free = atoi(argv[++i]);
+    else if (!strcmp(a, "--dfpn-bits") && i + 1 < argc) o.tune.dfpn_bits = atoi(argv[++i]);
+    else if (!strcmp(a, "--dfpn-eps") && i + 1 < argc) o.tune.dfpn_eps_pct = atoi(argv[++i]);
+    else if (!strcmp(a, "--dfpn-mobility")) o.tune.dfpn_mobility = true;
     else if (!strcmp(a, "--no-loony")) o.tune.loony_bound = false;
     else if (!strcmp(a, "--no-chainmoves")) o.tune.chain_moves = false;
     else if (!strcmp(a, "--analyze")) analyze = true;

@@ -32,6 +32,8 @@ void dab_ab_default_opts(dab_ab_opts *o) {
   o->tune.etc = true;
   o->tune.etc_cached_only = true;
   o->tune.etc_min_free = 18;
+  o->tune.dfpn_leaf_free = 16;
+  o->tune.dfpn_eps_pct = 25;
   /* ... and on every child at 30+ free lines, where a node's subtree is
   ** worth far more than its children's keys: -5% time on 3x5 and 2x7
   ** (2-6%), -7% on 4x4 (docs/solver.md, "Enhanced transposition cutoffs"). */

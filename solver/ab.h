@@ -114,6 +114,12 @@ typedef struct dab_ab_tuning {
                                    0 = by the table: 1/16 to 1/8 of its bytes, 2^21..2^26 */
   int tt_min_free;              /* no table below this many free lines (0: always; measured
                                    no clear gain, docs/solver.md) */
+  int dfpn_min_free;            /* a one-thread null-window test of a position with at least
+                                   this many free lines runs df-pn (solver/ab_dfpn.c; 0: never) */
+  int dfpn_leaf_free;           /* ... whose nodes with fewer free lines are alpha-beta tests */
+  int dfpn_bits;                /* ... log2 entries of its proof-number table (0: 22) */
+  bool dfpn_mobility;           /* ... a new node's disproof number its free lines (else 1) */
+  int dfpn_eps_pct;             /* ... the 1 + epsilon threshold trick, epsilon in percent */
 } dab_ab_tuning;
 
 typedef struct dab_ab_opts {

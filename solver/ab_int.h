@@ -243,4 +243,9 @@ static inline int ab_search(ab_worker *w, uint64_t p, int nrem, int alpha, int b
   return DAB_ISA_CALL(ab_search, w, p, nrem, alpha, beta, ply, excl);
 }
 
+/* ab_dfpn.c: the test "value(p) >= beta?" (nrem open boxes) by df-pn on
+** the solver's rules and table: beta when it holds, else beta - 1 (with
+** w->stop set: arbitrary).  One thread. */
+int ab_dfpn_test(ab_worker *w, uint64_t p, int nrem, int beta);
+
 #endif

@@ -9,7 +9,12 @@
 
 static void *worker_main(void *arg) {
   ab_worker *w = arg;
-  w->result = ab_search(w, w->root, w->nrem, w->alpha, w->beta, 0, false);
+  const dab_ab_tuning *tu = &w->ab->o.tune;
+  if (tu->dfpn_min_free && w->alpha == w->beta - 1 && w->drv->threads == 1 && tu->safe_capture &&
+      tu->decline_rule && dab_popcount64(w->ab->g.all_lines & ~w->root) >= tu->dfpn_min_free)
+    w->result = ab_dfpn_test(w, w->root, w->nrem, w->beta);
+  else
+    w->result = ab_search(w, w->root, w->nrem, w->alpha, w->beta, 0, false);
   if (!w->stop) {
     /* First to finish wins; the others stop.  A helper still finishing
     ** an earlier test overwrites nothing of this one's. */

@@ -119,6 +119,7 @@ static const variant variants[] = {
     {"graph keys only", false, false, false, false, false, true, false, false, DAB_TT_WORK, true, false},
     {"default, no table", true, true, true, true, true, true, true, true, DAB_TT_WORK, true, true},
     {"default, root window", true, true, true, true, true, true, false, true, DAB_TT_WORK, true, true},
+    {"default, df-pn tests", true, true, true, true, true, true, false, true, DAB_TT_WORK, true, true},
 };
 
 static void make_opts(const variant *v, dab_ab_opts *o, uint64_t hash) {
@@ -138,6 +139,11 @@ static void make_opts(const variant *v, dab_ab_opts *o, uint64_t hash) {
   o->tune.graph_keys = v->graph;
   if (!strcmp(v->name, "graph keys only")) o->tune.graph_min_free = 0;
   o->tune.root_window = !strcmp(v->name, "default, root window");
+  if (!strcmp(v->name, "default, df-pn tests")) {
+    /* df-pn down to 4 free lines, on a small table of its own */
+    o->tune.dfpn_min_free = 1, o->tune.dfpn_leaf_free = 4, o->tune.dfpn_bits = 12;
+    o->tune.dfpn_mobility = true;
+  }
   o->tune.etc = v->etc;
   /* the boards here have 6-31 lines: ETC from 4 free lines, so that it
   ** acts at most nodes (the default 18 would spare most of them) */
