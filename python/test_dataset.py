@@ -272,6 +272,30 @@ try:
           "interrupted + resumed = uninterrupted: the same SHA-256 for every shard")
     check(len(dds.load(d("int"))) == 200, "the resumed data set loads")
 
+    # ---- SIGINT with megabytes of tasks queued: the run still exits ----------
+    big = ["3x3", "--steps", "4-20", "--count", "2000", "--shard-size", "16", "--jobs", "1", "-o", d("big")]
+    p = subprocess.Popen([dab_bin, "dataset"] + big, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                         env=dict(os.environ, DAB_DATASET_TEST_SLEEP="0.5"))
+    t0 = time.time()
+    while time.time() - t0 < 120 and p.poll() is None:
+        try:
+            if any(s.get("sha256") for s in dds.read_manifest(d("big"))["shards"]):
+                break
+        except dab.DabError:
+            pass
+        time.sleep(0.02)
+    p.send_signal(signal.SIGINT)
+    try:
+        out, err = p.communicate(timeout=30)
+        exited = True
+    except subprocess.TimeoutExpired:
+        p.kill()
+        out, err = p.communicate()
+        exited = False
+    nshards = len(dds.read_manifest(d("big"))["shards"])
+    check(exited and p.returncode == 1 and "interrupted" in err,
+          "SIGINT with %d shards' tasks queued: exit 1 within 30 s (%s, %s)" % (nshards, exited, p.returncode))
+
     # ---- dedup by graph key --------------------------------------------------
     rc, out, err = run("3x3", "--steps", "2,9", "--count", "40", "--dedup", "--sampler", "random", "--jobs", "2",
                        "--max-games", "400", "-o", d("dd"))

@@ -579,6 +579,11 @@ class Pool:
                 p.terminate()
         for p in self.procs:
             p.join(5)
+        # Tasks still buffered for a pipe no worker reads any more would
+        # hold the exit forever (a Queue flushes its buffer at exit): a
+        # stopped 5x5 run's queue holds megabytes of positions.
+        self.tasks.cancel_join_thread()
+        self.results.cancel_join_thread()
 
 
 class Interrupted(Exception):
