@@ -16,6 +16,12 @@
 #               (every COLD_EVERY-th leaf; its row then compares with the
 #               same leaves' warm records)
 #   small, large   the warm proof with a quarter and four times the table
+#   restart     the proof in runs of EVERY records (--records), each a fresh
+#               process with a cold table, until proved
+#   rewarm      the same with --warm: each run seeded from the last one's
+#               checkpoint in a scratch solved store (its CPU includes
+#               seeding and checkpoints; their cost is printed apart);
+#               ENTRIES sets --warm-entries
 # and prints CPU seconds, nodes, records and the ratio to "tests", then wall
 # time and the largest run's peak RSS.  LIMIT (seconds, default none) stops
 # a run; its row then says "stopped".  NICE (default 10) sets the priority.
@@ -23,6 +29,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 BOARD=${BOARD:-3x5} DEPTH=${DEPTH:-4} HASH=${HASH:-1024} NICE=${NICE:-10} CLAIM=${CLAIM:-}
 RUNS=${RUNS:-search tests warm direct small large cold} COLD_EVERY=${COLD_EVERY:-1} LIMIT=${LIMIT:-0}
+EVERY=${EVERY:-25}
 ./build.sh >/dev/null
 AB=build/bench/ab_bench DAB=bin/dab
 T=$(mktemp -d); trap 'rm -rf "$T"' EXIT
@@ -73,6 +80,26 @@ proof() {  # NAME HASH_MIB [options]
   USED[$name]=$(json "$name" used) REF[$name]=$(json "$name" refuted)
 }
 want warm && proof warm "$HASH"
+# Restarts: runs of EVERY records until the claim is decided; CPU is the
+# processes' own (records, seeding and checkpoints), nodes the records'.
+restarts() {  # NAME [options]
+  local name=$1 n=0; shift
+  rm -rf "$T/$name" "$T/$name.tb" "$T/$name.time"; mkdir -p "$T/$name.tb"
+  while [ $n -lt 2000 ]; do
+    n=$((n + 1))
+    /usr/bin/time -f '%U %S %M' -a -o "$T/$name.time" nice -n "$NICE" $DAB solve "$BOARD" --proof "$T/$name" \
+      --claim "$CLAIM" --depth "$DEPTH" --threads 1 --hash "${HASH}M" --no-store --records "$EVERY" --json "$@" \
+      > "$T/$name.json" 2>/dev/null || true
+    grep -q '"state":"\(proved\|refuted\)"' "$T/$name.json" && break
+  done
+  read -r rsec NODES[$name] NREC[$name] < <(sum_records "$T/$name"/rec-*.txt)
+  SEC[$name]=$(awk '{ s += $1 + $2 } END { printf "%.3f", s }' "$T/$name.time")
+  awk '{ print $3 }' "$T/$name.time" >> "$T/rss"
+  USED[$name]=$(json "$name" used) REF[$name]=$(json "$name" refuted)
+  printf '%s: %d runs; records %.2f CPU-s of the %.2f\n' "$name" "$n" "$rsec" "${SEC[$name]}" >&2
+}
+want restart && restarts restart
+want rewarm && DAB_TB_PATH="$T/rewarm.tb" restarts rewarm --warm --tb "$T/rewarm.tb" ${ENTRIES:+--warm-entries "$ENTRIES"}
 want direct && proof direct "$HASH" --direct 100000
 want small && proof small $((HASH / 4))
 want large && proof large $((HASH * 4))
@@ -101,7 +128,7 @@ fi
 printf '%s %s, proof depth %s, %s MiB table, one thread\n' "$BOARD" "$CLAIM" "$DEPTH" "$HASH"
 base=${SEC[tests]:-${SEC[search]:-1}}
 printf '%-8s %10s %14s %8s %8s %8s %9s\n' run cpu_s nodes records used refuted "x tests"
-for r in search tests warm direct small large cold; do
+for r in search tests warm direct small large cold restart rewarm; do
   [ -n "${SEC[$r]:-}" ] || continue
   printf '%-8s %10.2f %14d %8s %8s %8s %9.2f%s\n' "$r" "${SEC[$r]}" "${NODES[$r]}" "${NREC[$r]:--}" \
     "${USED[$r]:--}" "${REF[$r]:--}" "$(echo "${SEC[$r]} / $base" | bc -l)" "${STOPPED[$r]:+  (stopped: a floor)}"

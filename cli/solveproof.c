@@ -17,6 +17,7 @@
 static const char usage[] =
     "usage: dab solve POS --proof DIR [--claim C] [--depth D] [--budget SECONDS]\n"
     "                 [--leaf-limit SECONDS] [--direct SECONDS] [--part I/N]\n"
+    "                 [--records N] [--warm [--warm-every SECONDS] [--warm-entries N]]\n"
     "                 [--threads N] [--hash SIZE] [--rate-window SECONDS] [--tb DIR]\n"
     "                 [--no-store] [--json]\n"
     "       mpirun -np N dab solve POS --proof DIR --mpi [run options]\n"
@@ -40,6 +41,13 @@ static const char usage[] =
     "                     (one record then replaces its whole subtree)\n"
     "  --rate-window SECS the measured rate (summary) covers the last SECS of\n"
     "                     CPU time recorded (default 4h)\n"
+    "  --records N        stop after N records (rerun to continue)\n"
+    "  --warm             the table outlives the run: seeded from the board's\n"
+    "                     solved store (--tb, $DAB_TB_PATH or the cache) before\n"
+    "                     the first search, and a checkpoint of its deepest\n"
+    "                     entries (up to ~60 MB) written there every\n"
+    "                     --warm-every SECONDS (default 600) and at the end;\n"
+    "                     --warm-entries N: the entries kept (default 1000000)\n"
     "  --part I/N         only subproblems whose subtree hashes to part I of N\n"
     "                     (0 <= I < N): split one proof over N machines\n"
     "  --mpi              one run over the ranks of an MPI job (make MPI=1): rank 0\n"
@@ -64,9 +72,11 @@ typedef struct proof_cfg {
   const char *pos, *dir, *claim, *part_text, *tb_dir;
   long depth, threads, recheck, seed;
   uint64_t recheck_nodes; /* 0: no limit */
-  double budget, leaf_limit, direct, rate_window;
+  double budget, leaf_limit, direct, rate_window, warm_every;
   uint64_t hash;
-  bool verify, list, json, no_store, mpi;
+  long records; /* --records: stop after this many (0: no limit) */
+  long warm_entries; /* --warm-entries (0: the store's default) */
+  bool verify, list, json, no_store, mpi, warm;
   int part_i, part_n;
 } proof_cfg;
 
@@ -441,7 +451,9 @@ static int do_run(const proof_cfg *cfg, dab_proof *pf, const dab_proof_load_info
                         .part_i = cfg->part_i, .part_n = cfg->part_n,
                         .cancel = cli_cancel_on_signal(),
                         .progress = on_run_progress, .progress_ctx = &view,
-                        .event = on_run_event, .event_ctx = &view};
+                        .event = on_run_event, .event_ctx = &view,
+                        .max_records = cfg->records, .warm = cfg->warm, .warm_tb_dir = cfg->tb_dir,
+                        .warm_every = cfg->warm_every, .warm_entries = (uint64_t)cfg->warm_entries};
   dab_prover *pr = NULL;
   dab_prover_result r = {0};
   double t0 = dab_now_s();
@@ -483,6 +495,14 @@ int dab_solve_proof(int argc, char **argv) {
     else if (!strcmp(a, "--part")) cfg.part_text = v, i++;
     else if (!strcmp(a, "--no-store")) cfg.no_store = true;
     else if (!strcmp(a, "--mpi")) cfg.mpi = true;
+    else if (!strcmp(a, "--warm")) cfg.warm = true;
+    else if (!strcmp(a, "--records") || !strcmp(a, "--warm-entries")) {
+      long n = cli_parse_count("solve", a, v, 1000000000L);
+      if (n < 0) return CLI_USAGE;
+      if (a[2] == 'r') cfg.records = n;
+      else cfg.warm_entries = n;
+      i++;
+    }
     else if (!strcmp(a, "--tb")) {
       if (cli_check_tb_dir("solve", v)) return CLI_USAGE;
       cfg.tb_dir = v, i++;
@@ -515,7 +535,7 @@ int dab_solve_proof(int argc, char **argv) {
       }
       i++;
     } else if (!strcmp(a, "--budget") || !strcmp(a, "--leaf-limit") || !strcmp(a, "--direct") ||
-               !strcmp(a, "--rate-window")) {
+               !strcmp(a, "--rate-window") || !strcmp(a, "--warm-every")) {
       double s = parse_seconds(v);
       if (s <= 0) {
         fprintf(stderr, "dab solve: %s needs seconds (or 30m, 2h), got '%s'\n", a, v ? v : "");
@@ -524,6 +544,7 @@ int dab_solve_proof(int argc, char **argv) {
       if (a[2] == 'b') cfg.budget = s;
       else if (a[2] == 'd') cfg.direct = s;
       else if (a[2] == 'r') cfg.rate_window = s;
+      else if (a[2] == 'w') cfg.warm_every = s;
       else cfg.leaf_limit = s;
       i++;
     } else if (!strcmp(a, "--hash")) {

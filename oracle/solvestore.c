@@ -408,7 +408,8 @@ bool dab_solvestore_answer(dab_solvestore *s, uint64_t root, bool value_only, da
 
 /*
 ** Saves the expensive part of the warm table: the entries with the most
-** work below them (at most CHECKPOINT_MAX_RECORDS, work >= min_work),
+** work below them (at most opts.checkpoint_records, by default
+** CHECKPOINT_MAX_RECORDS, work >= min_work),
 ** exact ones only or bounds too.  They are true bounds of positions (the
 ** table's key is the canonical position itself), so a rerun that seeds
 ** them skips the subtrees they summarise: this is what makes a resumed
@@ -431,23 +432,24 @@ static void checkpoint(dab_solvestore *s, dab_ab *ab, bool bounds_too, int min_w
   }
   double t0 = dab_now_s();
   const dab_tt *tt = dab_ab_tt(ab);
+  const uint64_t max = s->o.checkpoint_records ? s->o.checkpoint_records : CHECKPOINT_MAX_RECORDS;
   uint64_t hist[256] = {0};
   for (int pass = 0; pass < 2; pass++) {
     int threshold = min_work;
     if (pass == 1) { /* the highest-work entries that fit */
       uint64_t n = 0;
-      for (threshold = 255; threshold > min_work && n + hist[threshold] <= CHECKPOINT_MAX_RECORDS; threshold--)
+      for (threshold = 255; threshold > min_work && n + hist[threshold] <= max; threshold--)
         n += hist[threshold];
-      if (n + hist[threshold] > CHECKPOINT_MAX_RECORDS) threshold++;
+      if (n + hist[threshold] > max) threshold++;
     }
     uint64_t *pos = NULL;
     dabtb_solved *recs = NULL;
     dabtb_shape *shapes = NULL;
     size_t n = 0, nshapes = 0;
     if (pass == 1) {
-      pos = malloc(CHECKPOINT_MAX_RECORDS * sizeof *pos);
-      recs = malloc(CHECKPOINT_MAX_RECORDS * sizeof *recs);
-      shapes = malloc(CHECKPOINT_MAX_RECORDS * sizeof *shapes);
+      pos = malloc(max * sizeof *pos);
+      recs = malloc(max * sizeof *recs);
+      shapes = malloc(max * sizeof *shapes);
       if (!pos || !recs || !shapes) {
         free(pos);
         free(recs);
@@ -466,7 +468,7 @@ static void checkpoint(dab_solvestore *s, dab_ab *ab, bool bounds_too, int min_w
       if (work < threshold || (!hashed && (key & ~s->g.all_lines)) || e.lower > e.upper) continue;
       if (e.lower != e.upper && (!bounds_too || (e.lower == -128 && e.upper == 127))) continue;
       if (pass == 0) hist[work]++;
-      else if (n + nshapes < CHECKPOINT_MAX_RECORDS) {
+      else if (n + nshapes < max) {
         if (hashed) shapes[nshapes++] = (dabtb_shape){key, check, e.lower, e.upper, work};
         else {
           pos[n] = key;
@@ -477,8 +479,10 @@ static void checkpoint(dab_solvestore *s, dab_ab *ab, bool bounds_too, int min_w
     if (pass == 1) {
       put(s, n, pos, recs);
       dab_err err;
-      if (nshapes && s->st) {
-        if (dabtb_shapes_put(s->st, nshapes, shapes, &err)) warn_once(s, "storing shapes", err.msg);
+      /* a checkpoint may hold shapes only: then it makes the file */
+      dabtb_store *w = nshapes ? writer(s) : NULL;
+      if (w) {
+        if (dabtb_shapes_put(w, nshapes, shapes, &err)) warn_once(s, "storing shapes", err.msg);
         else s->wrote = true;
       }
     }
@@ -526,6 +530,17 @@ void dab_solvestore_seed(dab_solvestore *s, dab_ab *ab) {
   if (dabtb_store_each(s->st, seed_one, &c, &err)) warn_once(s, "reading the solved store", err.msg);
   if (dabtb_shapes_each(s->st, seed_shape, &c, &err)) warn_once(s, "reading the shapes store", err.msg);
   s->seeded = ab;
+}
+
+void dab_solvestore_checkpoint(dab_solvestore *s, dab_ab *ab, double ran_seconds) {
+  if (!s || !ab) return;
+  pthread_mutex_lock(&s->lock);
+  /* the caller's searching counts as the query's, for the cache's policy */
+  double q = s->q_start;
+  s->q_start = dab_now_s() - ran_seconds;
+  checkpoint(s, ab, true, 1);
+  s->q_start = q;
+  pthread_mutex_unlock(&s->lock);
 }
 
 /* Time for a periodic checkpoint (at most 5% of the time on them, or the

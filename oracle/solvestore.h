@@ -30,6 +30,7 @@ typedef struct dab_solvestore_opts {
   bool read_only;              /* never write (dab solve --no-store) */
   double checkpoint_seconds;   /* a fixed period between checkpoints of the warm table;
                                   0 = adaptive: every 60 s or 20x the last one's cost */
+  uint64_t checkpoint_records; /* entries a checkpoint keeps at most (0: a million, ~60 MB) */
   void (*warn)(void *ctx, const char *msg); /* optional */
   void *warn_ctx;
 } dab_solvestore_opts;
@@ -120,6 +121,18 @@ void dab_solvestore_tick(dab_solvestore *s);
 
 /* Seeds ab's table from every stored record (once per solver). */
 void dab_solvestore_seed(dab_solvestore *s, dab_ab *ab);
+
+/*
+** Saves a checkpoint of ab's warm table now: its entries with the most
+** work below them, bounds included (at most a million), as a killed
+** solve's checkpoint holds them, so that a later solver seeded from the
+** store (dab_solvestore_seed) starts warm.  For callers that run their own
+** searches (the proof runner, between claims; never while ab searches).
+** ran_seconds: how long the caller has searched with ab; a file in the
+** cache is written only past its checkpoint period (60 s), as for a solve.
+** Failures are warnings (opts->warn), once per handle.
+*/
+void dab_solvestore_checkpoint(dab_solvestore *s, dab_ab *ab, double ran_seconds);
 
 /*
 ** dab_ab_solve of p that stores each root bound as it is proved (one

@@ -199,6 +199,16 @@ typedef struct dab_prover_opts {
   /* optional: every record, given-up search, skip and stop */
   void (*event)(void *ctx, const dab_prover_event *e);
   void *event_ctx;
+  long max_records;       /* stop after this many records (0: no limit) */
+  /* A table that outlives the run (dab solve --warm): the board's solved
+  ** store (oracle/solvestore.h; found in warm_tb_dir, $DAB_TB_PATH or the
+  ** cache, as a solve finds it) seeds the table before the first search
+  ** and gets a checkpoint of its deepest entries every warm_every seconds
+  ** (0: 600) between searches and when the run ends. */
+  bool warm;
+  const char *warm_tb_dir;
+  double warm_every;
+  uint64_t warm_entries;  /* entries a checkpoint keeps (0: a million) */
 } dab_prover_opts;
 
 

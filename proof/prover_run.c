@@ -12,6 +12,7 @@
 #include <unistd.h>
 #include "game/clock.h"
 #include "proof/prover.h"
+#include "oracle/solvestore.h"
 
 /* Open leaves and direct nodes looked at per decision, and claims a run
 ** skips (direct nodes given up, leaves that cannot be split further). */
@@ -266,10 +267,51 @@ dab_status dab_prover_commit(dab_prover *p, const dab_prover_task *t, const char
   return DAB_OK;
 }
 
+/* The warm table's store (dab_prover_opts.warm): open and seed ab from it.
+** RETURN: the handle, or NULL when off or it cannot be opened (the run
+** then goes on cold; the store's warnings say why). */
+static dab_solvestore *warm_open(dab_prover *p, dab_ab *ab) {
+  if (!p->o.warm) return NULL;
+  dab_solvestore_opts so = {.tb_dir = p->o.warm_tb_dir, .checkpoint_records = p->o.warm_entries};
+  dab_solvestore *store = NULL;
+  if (dab_solvestore_open(dab_proof_geom(p->pf), &so, &store, NULL)) return NULL;
+  dab_solvestore_seed(store, ab);
+  return store;
+}
+
+static dab_status run_claims(dab_prover *p, dab_ab *ab, dab_solvestore *store, dab_prover_result *r,
+                             dab_err *err);
+
 dab_status dab_prover_run(dab_prover *p, dab_ab *ab, dab_prover_result *r, dab_err *err) {
   memset(r, 0, sizeof *r);
+  dab_solvestore *store = warm_open(p, ab);
+  double t0 = dab_now_s();
+  dab_status st = run_claims(p, ab, store, r, err);
+  if (store) {
+    /* the run's end: what the table knows is kept for the next run */
+    dab_solvestore_checkpoint(store, ab, dab_now_s() - t0);
+    dab_solvestore_close(store);
+  }
+  return st;
+}
+
+/* dab_prover_run's loop; store (may be NULL) gets a checkpoint every
+** warm_every seconds between claims. */
+static dab_status run_claims(dab_prover *p, dab_ab *ab, dab_solvestore *store, dab_prover_result *r,
+                             dab_err *err) {
   char line[DAB_MAX_LINES + 1024];
+  const double every = p->o.warm_every > 0 ? p->o.warm_every : 600;
+  const double t_run = dab_now_s();
+  double last_save = t_run;
   for (;;) {
+    if (store && dab_now_s() - last_save >= every) {
+      dab_solvestore_checkpoint(store, ab, dab_now_s() - t_run);
+      last_save = dab_now_s();
+    }
+    if (p->o.max_records && r->solved >= p->o.max_records) {
+      r->stopped = DAB_PROVER_OUT_OF_TIME; /* the run's budget of records is spent */
+      return DAB_OK;
+    }
     dab_prover_task t;
     bool have;
     dab_status st = dab_prover_next(p, NULL, 0, 0, &t, &have, err);

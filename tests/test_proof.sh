@@ -255,6 +255,32 @@ check "concurrent runs: verified" test "$rc" = 0
 check "concurrent runs: no torn or bad lines" test -z "$err"
 check "concurrent runs: two record files" test "$(ls "$R"/rec-*.txt | wc -l)" = 2
 
+# --records N ends a run after N records; --warm keeps the table across
+# runs in the board's solved store: 3x4 at depth 4 in runs of 40 records,
+# restarted until proved, cold and warm (one thread: node counts are exact)
+run solve 3x4 --proof "$T/r5" --claim =0 --depth 4 --hash 64M --records 5 --no-store
+check "--records 5: exit 0, and the run's file holds 5 records" \
+  test "$rc$(cat "$T"/r5/rec-*.txt | grep -vc '^#')" = 05
+restarts() {  # DIR [options]: runs of 40 records until proved; prints the runs and the records' nodes
+  local dir=$1 n=0; shift
+  while [ $n -lt 30 ]; do
+    n=$((n + 1))
+    "$DAB" solve 3x4 --proof "$dir" --claim =0 --depth 4 --hash 64M --records 40 --no-store --json "$@" \
+      2>/dev/null | grep -q '"state":"proved"' && break
+  done
+  echo "$n $(grep -hv '^#' "$dir"/rec-*.txt | tr ' ' '\n' | sed -n 's/^nodes=//p' | awk '{s += $1} END {print s}')"
+}
+mkdir -p "$T/wtb"
+read -r cruns cnodes < <(restarts "$T/cold")
+read -r wruns wnodes < <(DAB_TB_PATH="$T/wtb" restarts "$T/warm" --warm --tb "$T/wtb")
+check "cold and warm restarts both finish the proof ($cruns and $wruns runs)" \
+  test "$cruns" -gt 2 -a "$cruns" -lt 30 -a "$wruns" = "$cruns"
+check "--warm: the restarted runs search under 0.6x the nodes of cold ones ($wnodes against $cnodes)" \
+  test "$((wnodes * 10))" -lt "$((cnodes * 6))"
+check "--warm: the table's checkpoint is in the board's store under --tb" test -s "$T/wtb/3x4.dab"
+run solve 3x4 --proof "$T/warm" --verify
+check "--warm: the proof verifies from its records" test "$rc" = 0
+
 # the 4x5 proof in data/proofs/4x5 (docs/proofs.md): every line reads, the
 # spec is 4x5 = 0 at depth 6, nothing refutes it, and complete it proves 0
 # (Barker & Korf, known-values.md)
