@@ -87,6 +87,16 @@ dab_status dab_model_read(const char *path, const char *want_kind, dab_model_hea
 bool dab_params_get(const char *params, const char *key, char *buf, size_t cap);
 dab_status dab_params_add(dab_model_header *h, const char *key, const char *value, dab_err *err);
 
+/*
+** The dab Python package's file name (e.g. "az_train.py") as the running
+** program finds it: beside the program, up to three folders up (a
+** checkout's python/dab/, or the lib/python3.X/dist-packages/dab/ of
+** `make install`), else python/dab/ under the current directory
+** (agents/pyfind.c).  RETURN: true and its path in out (relative in the
+** last case), or false (out empty) when none is readable.
+*/
+bool dab_python_package_file(const char *name, char *out, size_t cap);
+
 /* ======================================================================
 ** Grading against the oracle
 ** ======================================================================

@@ -5,7 +5,6 @@
 */
 #include <errno.h>
 #include <fcntl.h>
-#include <glob.h>
 #include <inttypes.h>
 #include <math.h>
 #include <pthread.h>
@@ -190,30 +189,7 @@ dab_status az_find_trainer(char *out, size_t cap, dab_err *err) {
     snprintf(out, cap, "%s", env);
     return access(out, R_OK) == 0 ? DAB_OK : dab_fail(err, DAB_EINPUT, "az: cannot read %s", out);
   }
-  char exe[4096];
-  ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-  if (n > 0) {
-    exe[n] = 0;
-    for (int up = 1; up <= 3; up++) {
-      char *slash = strrchr(exe, '/');
-      if (!slash) break;
-      *slash = 0;
-      snprintf(out, cap, "%s/" AZ_TRAINER_PATH, exe);
-      if (access(out, R_OK) == 0) return DAB_OK;
-      char pattern[4200];
-      glob_t gl = {0};
-      snprintf(pattern, sizeof pattern, "%s/lib/python3*/*-packages/dab/az_train.py", exe);
-      if (glob(pattern, 0, NULL, &gl) == 0 && gl.gl_pathc) {
-        snprintf(out, cap, "%s", gl.gl_pathv[gl.gl_pathc - 1]);
-        globfree(&gl);
-        return DAB_OK;
-      }
-      globfree(&gl);
-    }
-  }
-  snprintf(out, cap, AZ_TRAINER_PATH);
-  if (access(out, R_OK) == 0) return DAB_OK;
-  out[0] = 0;
+  if (dab_python_package_file("az_train.py", out, cap)) return DAB_OK;
   return dab_fail(err, DAB_EINPUT, "az: " AZ_TRAINER_PATH " not found (set DAB_AZ_TRAINER or --trainer=FILE)");
 }
 

@@ -230,7 +230,7 @@ uint64_t cli_parse_size(const char *s) {
   return b < 64 || b > 1e13 ? 0 : (uint64_t)b;
 }
 
-static void json_string(FILE *f, const char *s) {
+void cli_json_string(FILE *f, const char *s) {
   fputc('"', f);
   for (; *s; s++) {
     if (*s == '"' || *s == '\\') fprintf(f, "\\%c", *s);
@@ -243,9 +243,9 @@ static void json_string(FILE *f, const char *s) {
 /* The error object of one batch line, flushed. */
 static void batch_error_object(FILE *f, long line, const char *input, const char *msg) {
   fprintf(f, "{\"line\":%ld,\"input\":", line);
-  json_string(f, input);
+  cli_json_string(f, input);
   fputs(",\"error\":", f);
-  json_string(f, msg);
+  cli_json_string(f, msg);
   fputs("}\n", f);
   fflush(f);
 }

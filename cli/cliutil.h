@@ -72,6 +72,10 @@ void cli_print_analysis(FILE *f, const dab_geom *g, const dab_analysis *a, bool 
 ** Strings-and-Coins components of a view. */
 void cli_print_components_json(FILE *f, const dab_sc_view *v);
 
+/* Writes s to f as a JSON string: quoted, with '"', '\\' and control
+** characters escaped (other bytes, UTF-8 included, as they are). */
+void cli_json_string(FILE *f, const char *s);
+
 /*
 ** A bad line of a batch mode (`dab solve -`, `dab probe FILE -`): writes
 ** {"line":N,"input":"...","error":"..."} on f (the one shape of every batch

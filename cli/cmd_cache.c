@@ -45,16 +45,6 @@ static void human(uint64_t b, char *buf, size_t len) {
   else snprintf(buf, len, "%llu B", (unsigned long long)b);
 }
 
-static void json_string(const char *s) {
-  putchar('"');
-  for (; *s; s++) {
-    if (*s == '"' || *s == '\\') printf("\\%c", *s);
-    else if ((unsigned char)*s < 32) printf("\\u%04x", *s);
-    else putchar(*s);
-  }
-  putchar('"');
-}
-
 /* The share of exact records of e (a table: 1), or -1 when unknown. */
 static double exact_share(const dabtb_cache_entry *e) {
   if (e->kind == DABTB_CACHE_TABLE) return 1.0;
@@ -65,7 +55,7 @@ static double exact_share(const dabtb_cache_entry *e) {
 
 static void print_entry_json(const dabtb_cache_entry *e, int i) {
   printf("%s{\"name\":", i ? "," : "");
-  json_string(e->name);
+  cli_json_string(stdout, e->name);
   if (e->rows) printf(",\"board\":\"%dx%d\"", e->rows, e->cols);
   else printf(",\"board\":null");
   printf(",\"kind\":\"%s\",\"bytes\":%llu,\"last_used\":%.0f,\"in_use\":%s", dabtb_cache_kind_name(e->kind),
@@ -81,7 +71,7 @@ static void print_entry_json(const dabtb_cache_entry *e, int i) {
   }
   if (e->why[0]) {
     printf(",\"why\":");
-    json_string(e->why);
+    cli_json_string(stdout, e->why);
   }
   putchar('}');
 }
@@ -124,7 +114,7 @@ static int list(const char *dir, const dabtb_cache_policy *pol, bool json) {
   }
   if (json) {
     printf("{\"dir\":");
-    json_string(dir);
+    cli_json_string(stdout, dir);
     printf(",\"cap\":%llu,\"min_seconds\":%g,\"search_bytes\":%llu,\"bytes\":%llu,\"entries\":[",
            (unsigned long long)pol->max_bytes, pol->min_seconds, (unsigned long long)search,
            (unsigned long long)all);
@@ -178,7 +168,7 @@ static int clear(const char *dir, const char **boards, int nb, bool json) {
   int removed = 0, nbusy = 0, rc = CLI_OK;
   if (json) {
     printf("{\"dir\":");
-    json_string(dir);
+    cli_json_string(stdout, dir);
     printf(",\"removed\":[");
   }
   for (size_t i = 0; i < n; i++) {
@@ -199,7 +189,7 @@ static int clear(const char *dir, const char **boards, int nb, bool json) {
     freed += v[i].bytes;
     if (json) {
       printf("%s{\"name\":", removed ? "," : "");
-      json_string(v[i].name);
+      cli_json_string(stdout, v[i].name);
       printf(",\"bytes\":%llu}", (unsigned long long)v[i].bytes);
     } else {
       char size[32];
@@ -213,7 +203,7 @@ static int clear(const char *dir, const char **boards, int nb, bool json) {
     for (size_t i = 0, k = 0; i < n; i++)
       if (busy[i]) {
         printf("%s", k++ ? "," : "");
-        json_string(v[i].name);
+        cli_json_string(stdout, v[i].name);
       }
     printf("],\"freed\":%llu}\n", (unsigned long long)freed);
   } else {

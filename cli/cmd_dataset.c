@@ -9,7 +9,6 @@
 ** See Copyright Notice in README.md
 */
 #include <errno.h>
-#include <glob.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,6 +16,7 @@
 #include <unistd.h>
 #include "cli/cliutil.h"
 #include "cli/commands.h"
+#include "agents/agent.h"
 #include "players/player.h"
 
 static const char usage[] =
@@ -70,36 +70,12 @@ static const char usage[] =
 ** the program (up to three folders up: a checkout's python/, or the
 ** lib/python3.X/dist-packages/ of `make install`), else ./python. */
 static bool find_package(char *out, size_t cap) {
-  char exe[PATH_MAX], probe[PATH_MAX + 64];
-  ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-  if (n > 0) {
-    exe[n] = 0;
-    for (int up = 1; up <= 3; up++) {
-      char *slash = strrchr(exe, '/');
-      if (!slash) break;
-      *slash = 0;
-      snprintf(probe, sizeof probe, "%s/python/dab/_dataset_make.py", exe);
-      if (access(probe, R_OK) == 0) {
-        snprintf(out, cap, "%s/python", exe);
-        return true;
-      }
-      glob_t gl = {0};
-      snprintf(probe, sizeof probe, "%s/lib/python3*/*-packages/dab/_dataset_make.py", exe);
-      if (glob(probe, 0, NULL, &gl) == 0 && gl.gl_pathc) {
-        snprintf(out, cap, "%s", gl.gl_pathv[gl.gl_pathc - 1]);
-        globfree(&gl);
-        *strrchr(out, '/') = 0; /* .../dab */
-        *strrchr(out, '/') = 0; /* .../dist-packages */
-        return true;
-      }
-      globfree(&gl);
-    }
-  }
-  if (access("python/dab/_dataset_make.py", R_OK) == 0 && realpath("python", probe)) {
-    snprintf(out, cap, "%s", probe);
-    return true;
-  }
-  return false;
+  char file[PATH_MAX];
+  if (cap < PATH_MAX || !dab_python_package_file("_dataset_make.py", file, sizeof file) || !realpath(file, out))
+    return false;
+  *strrchr(out, '/') = 0; /* .../dab */
+  *strrchr(out, '/') = 0; /* .../python or .../dist-packages */
+  return true;
 }
 
 /* The Python side loads the libdab.so built with this program (the

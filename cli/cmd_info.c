@@ -27,23 +27,13 @@ typedef struct info_ctx {
   int layer_keys;     /* layer.* keys left out of the text output */
 } info_ctx;
 
-static void put_json_string(const char *s) {
-  putchar('"');
-  for (; *s; s++) {
-    if (*s == '"' || *s == '\\') printf("\\%c", *s);
-    else if ((unsigned char)*s < 32) printf("\\u%04x", *s);
-    else putchar(*s);
-  }
-  putchar('"');
-}
-
 static void print_meta(void *ctx, const char *key, const char *value) {
   info_ctx *c = ctx;
   if (c->json) {
     printf("%s", c->n++ ? "," : "");
-    put_json_string(key);
+    cli_json_string(stdout, key);
     putchar(':');
-    put_json_string(value);
+    cli_json_string(stdout, value);
   } else if (!c->layers && !strncmp(key, "layer.", 6)) {
     c->layer_keys++;
   } else {
@@ -68,10 +58,10 @@ int dab_cmd_info(int argc, char **argv) {
       int k = 0;
       for (char *save = NULL, *d = strtok_r(look, ":", &save); d; d = strtok_r(NULL, ":", &save)) {
         printf("%s", k++ ? "," : "");
-        put_json_string(d);
+        cli_json_string(stdout, d);
       }
       printf("],\"write\":");
-      put_json_string(write);
+      cli_json_string(stdout, write);
       printf(",\"read_only\":%s}\n", dabtb_readonly() ? "true" : "false");
     } else {
       printf("%-24s %s\n", "tables looked up in", *look ? "" : "(no directory)");

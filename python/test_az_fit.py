@@ -41,7 +41,8 @@ import dab.dataset as dds  # noqa: E402
 ds = os.path.join(tmp, "ds")
 r = subprocess.run([DAB, "dataset", "3x3", "--steps", "3-20", "--count", "150", "--explore", "0.3",
                     "--jobs", "1", "-o", ds], capture_output=True, text=True)
-check("a 3x3 data set for the tests (%s)" % r.stderr.strip()[-200:], r.returncode == 0)
+check(r.returncode == 0,
+      "a 3x3 data set for the tests (%s)" % r.stderr.strip()[-200:])
 d = dds.load(ds, obs_dtype=None)
 R, C, L = 3, 3, 24
 
@@ -53,8 +54,8 @@ def line_text(lines):
 # Every symmetry maps the optimal set of a position onto its image's.
 o = dab.Oracle("3x3")
 syms = az_fit.symmetries(R, C)
-check("a square board has 8 symmetries, each a permutation of the lines",
-      len(syms) == 8 and all(sorted(p.tolist()) == list(range(L)) for _, p in syms))
+check(len(syms) == 8 and all(sorted(p.tolist()) == list(range(L)) for _, p in syms),
+      "a square board has 8 symmetries, each a permutation of the lines")
 bad = 0
 for i in range(0, len(d), 97):
     lines = int(d["lines"][i])
@@ -64,7 +65,8 @@ for i in range(0, len(d), 97):
         want = set(int(perm[m]) for m in opt)
         if set(o.best_moves(line_text(img))) != want:
             bad += 1
-check("the oracle's optimal moves follow every symmetry (%d mismatches)" % bad, bad == 0)
+check(bad == 0,
+      "the oracle's optimal moves follow every symmetry (%d mismatches)" % bad)
 
 # The planes under a symmetry are the planes of the image position.
 x = torch.from_numpy(az_fit.encode(d["lines"][:50], d["score_diff"][:50], R, C))
@@ -74,7 +76,8 @@ for t, perm in syms:
                     dtype=np.uint64)
     y = torch.from_numpy(az_fit.encode(imgs, d["score_diff"][:50], R, C))
     ok &= bool(torch.equal(az_fit.apply_grid(x, t), y))
-check("apply_grid of the planes equals the planes of the permuted lines, every symmetry", ok)
+check(ok,
+      "apply_grid of the planes equals the planes of the permuted lines, every symmetry")
 
 # Untrained (identity blocks) against three epochs.
 out0, out = os.path.join(tmp, "n0.az"), os.path.join(tmp, "n.az")
@@ -91,22 +94,25 @@ def fit(args):
 
 
 rc0, j0, e0 = fit(common + ["--out", out0, "--epochs", "1", "--lr", "1e-9"])
-rc, j, e = fit(common + ["--out", out, "--epochs", "8", "--batch", "64"])
-check("az_fit exits 0 (%s)" % e.strip()[-200:], rc0 == 0 and rc == 0 and j and j0)
+rc, j, e = fit(common + ["--out", out, "--epochs", "25", "--batch", "64"])
+check(rc0 == 0 and rc == 0 and j and j0,
+      "az_fit exits 0 (%s)" % e.strip()[-200:])
 if j and j0:
-    check("training raises the test split's optimal-move share (%.3f -> %.3f)"
-          % (j0["test_optimal"], j["test_optimal"]), j["test_optimal"] > j0["test_optimal"] + 0.05)
-    check("... and lowers the value error (%.2f -> %.2f boxes)"
-          % (j0["test_value_err_boxes"], j["test_value_err_boxes"]),
-          j["test_value_err_boxes"] < j0["test_value_err_boxes"])
-    check("per-step figures for every step of the test split", sorted(map(int, j["per_step"])) ==
-          sorted(set(d["step"][d["test"]].tolist())))
+    check(j["test_optimal"] > j0["test_optimal"] + 0.05,
+      "training raises the test split's optimal-move share (%.3f -> %.3f)"
+          % (j0["test_optimal"], j["test_optimal"]))
+    check(j["test_value_err_boxes"] < j0["test_value_err_boxes"],
+      "... and lowers the value error (%.2f -> %.2f boxes)"
+          % (j0["test_value_err_boxes"], j["test_value_err_boxes"]))
+    check(sorted(map(int, j["per_step"])) ==
+          sorted(set(d["step"][d["test"]].tolist())),
+      "per-step figures for every step of the test split")
 
 # The file: dab reads it, and C's forward pass agrees with PyTorch's.
 rows_, cols_, params, w = az_fit.read_model(out)
-check("the model file names its net and search (%s)" % ",".join(sorted(params)),
-      (rows_, cols_) == (3, 3) and params["blocks"] == "1" and params["sims"] == "800" and
-      params["value"] == "margin" and int(params["weights"]) == w.size)
+check((rows_, cols_) == (3, 3) and params["blocks"] == "1" and params["sims"] == "800" and
+      params["value"] == "margin" and int(params["weights"]) == w.size,
+      "the model file names its net and search (%s)" % ",".join(sorted(params)))
 
 
 class A:
@@ -139,21 +145,24 @@ for i in range(len(d)):
         agree += json.loads(r.stdout)["move"] == int(np.argmax(logits))
     except ValueError:
         pass
-check("C plays the PyTorch net's argmax from the file (%d of %d quiet positions)" % (agree, tried),
-      tried >= 10 and agree == tried)
+check(tried >= 10 and agree == tried,
+      "C plays the PyTorch net's argmax from the file (%d of %d quiet positions)" % (agree, tried))
 
 r = subprocess.run([DAB, "arena", "--board", "3x3", "--p1", "az:%s,sims=30" % out, "--p2", "random",
                     "--games", "20", "--json"], capture_output=True, text=True)
-check("the file plays in dab arena (exit %d)" % r.returncode, r.returncode == 0)
+check(r.returncode == 0,
+      "the file plays in dab arena (exit %d)" % r.returncode)
 
 # --init: same shape resumes, another is refused.
 rc, j2, e = fit(common + ["--out", os.path.join(tmp, "n2.az"), "--epochs", "1", "--init", out, "--lr", "1e-9"])
-check("--init from the trained net keeps what it learned (%s)" % (j2 and j2["test_optimal"]),
-      rc == 0 and j2 and abs(j2["test_optimal"] - j["test_optimal"]) < 0.02)
+check(rc == 0 and j2 and abs(j2["test_optimal"] - j["test_optimal"]) < 0.02,
+      "--init from the trained net keeps what it learned (%s)" % (j2 and j2["test_optimal"]))
 rc, _, e = fit([ds, "--blocks", "2", "--filters", "8", "--vhidden", "16", "--out", os.path.join(tmp, "n3.az"),
                 "--epochs", "1", "--init", out])
-check("--init of another shape is refused (%s)" % e.strip()[-120:], rc != 0 and "shape" in e)
+check(rc != 0 and "shape" in e,
+      "--init of another shape is refused (%s)" % e.strip()[-120:])
 rc, _, e = fit([os.path.join(tmp, "nothing"), "--out", os.path.join(tmp, "n4.az")])
-check("a folder that holds no data set is refused (exit %d)" % rc, rc != 0 and "Traceback" not in e)
+check(rc != 0 and "Traceback" not in e,
+      "a folder that holds no data set is refused (exit %d)" % rc)
 
 report("test_az_fit.py")

@@ -206,7 +206,7 @@ static void mid(dfpn *s, dfpn_kid *n, uint32_t thpn, uint32_t thdn, int ply) {
       add_kid(s, p, nrem, t, m, &kid[nk++]);
     }
   }
-  uint32_t pn = PN_INF, dn = 0;
+  uint32_t pn, dn;
   for (;;) {
     /* this node's numbers; the child with the least proof contribution
     ** and the runner-up's */

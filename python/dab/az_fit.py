@@ -38,6 +38,7 @@ if not __package__:
 import numpy as np  # noqa: E402
 
 from dab import dataset as dsmod  # noqa: E402
+from dab.errors import DabError  # noqa: E402
 
 MODEL_MAGIC = b"DABMODEL"
 
@@ -228,7 +229,11 @@ def main(argv=None):
     torch.manual_seed(a.seed)
     torch.set_num_threads(a.threads)
     dev = az_train.pick_device(a.device)
-    rows, cols, d = load_data(a.data, a.partial)
+    try:
+        rows, cols, d = load_data(a.data, a.partial)
+    except DabError as e:              # not a data set, unfinished, damaged: one line
+        print("az_fit: %s" % e, file=sys.stderr)
+        return 2
     nboxes, L = rows * cols, rows * (cols + 1) + cols * (rows + 1)
     test = d["test"].astype(bool)
     if not test.any() and a.partial:
@@ -255,9 +260,7 @@ def main(argv=None):
         r0, c0, p0, w0 = read_model(a.init)
         if (r0, c0) != (rows, cols) or any(int(p0.get(k, 1)) != getattr(na, k) for k in ("blocks", "filters", "vhidden")):
             sys.exit("az_fit: --init %s: another board or net shape" % a.init)
-        w0.astype("<f4").tofile(a.out + ".init.bin")
-        az_train.load_blob(net, a.out + ".init.bin")
-        os.remove(a.out + ".init.bin")
+        az_train.load_flat(net, w0, a.init)
     else:
         with torch.no_grad():
             for _, c2 in net.blocks:      # each block starts as the identity (az_train's init)

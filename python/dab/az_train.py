@@ -151,10 +151,14 @@ def save_blob(net, path):
 
 
 def load_blob(net, path):
-    flat = np.fromfile(path, dtype='<f4')
+    load_flat(net, np.fromfile(path, dtype='<f4'), path)
+
+
+def load_flat(net, flat, what="weights"):
+    """Copies the float32 blob flat (agents/az.h's order) into net."""
     want = sum(p.numel() for p in net.params_in_order())
     if flat.size != want:
-        sys.exit(f"az_train: {path}: {flat.size} weights, the net has {want}")
+        sys.exit(f"az_train: {what}: {flat.size} weights, the net has {want}")
     at = 0
     with torch.no_grad():
         for p in net.params_in_order():
