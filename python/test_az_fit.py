@@ -14,6 +14,7 @@ Ends with "test_az_fit.py: N passed, M failed".
 """
 import json
 import os
+import signal
 import subprocess
 import sys
 import tempfile
@@ -164,5 +165,21 @@ check(rc != 0 and "shape" in e,
 rc, _, e = fit([os.path.join(tmp, "nothing"), "--out", os.path.join(tmp, "n4.az")])
 check(rc != 0 and "Traceback" not in e,
       "a folder that holds no data set is refused (exit %d)" % rc)
+
+# Ctrl-C after the first epoch: the file holds the last finished epoch.
+out5 = os.path.join(tmp, "n5.az")
+pr = subprocess.Popen([sys.executable, "-m", "dab.az_fit"] + common + ["--out", out5, "--epochs", "400", "--batch", "16"],
+                      stderr=subprocess.PIPE, text=True, cwd=os.path.join(root, "python"))
+seen = ""
+for ln in pr.stderr:
+    seen += ln
+    if "epoch 1/" in ln:
+        pr.send_signal(signal.SIGINT)
+        break
+rest = pr.stderr.read()
+rc5 = pr.wait()
+ep5 = int(az_fit.read_model(out5)[2]["epochs"]) if os.path.exists(out5) else -1
+check(rc5 == 130 and ep5 >= 1 and ("holds epoch %d" % ep5) in rest,
+      "Ctrl-C keeps the last finished epoch's net (exit %d, epochs=%d: %s)" % (rc5, ep5, rest.strip()[-100:]))
 
 report("test_az_fit.py")

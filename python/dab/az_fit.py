@@ -18,7 +18,8 @@ trains, the test split (whole games) is graded after every epoch: the
 share of positions whose policy argmax is optimal, and the value head's
 mean error in boxes, overall and per step.  Each batch is seen under one
 random board symmetry (8 on a square board, 4 otherwise) unless
---no-augment.  --init starts from an az model's weights (same shape).
+--no-augment.  --init starts from an az model's weights (same shape).  The net is written
+after every epoch, so Ctrl-C leaves the last finished epoch's net (exit 130).
 Needs numpy and PyTorch (python3-torch); runs on the CPU unless --device.
 """
 import argparse
@@ -279,45 +280,62 @@ def main(argv=None):
     print("az_fit: %dx%d, %d train and %d test positions (exact), net %d blocks x %d filters, %d epochs of %d steps"
           % (rows, cols, len(tr), len(te), a.blocks, a.filters, a.epochs, steps_per_epoch), file=sys.stderr)
     t0, cpu0 = time.time(), time.process_time()
-    for ep in range(a.epochs):
-        perm = tr_t[torch.randperm(len(tr), generator=g)]
-        lp_sum = lv_sum = 0.0
-        for i in range(0, len(perm), a.batch):
-            idx = perm[i:i + a.batch]
-            x, pi, z = X[idx], PI[idx], Z[idx]
-            if not a.no_augment:
-                t, lperm = syms[int(torch.randint(len(syms), (1,), generator=g))]
-                x = apply_grid(x, t).contiguous()
-                pi = pi[:, torch.from_numpy(np.argsort(lperm))]
-            x, pi, z = x.to(dev), pi.to(dev), z.to(dev)
-            logits, v = net(x)
-            lp = -(pi * torch.nn.functional.log_softmax(logits, 1)).sum(1).mean()
-            lv = ((v - z) ** 2).mean()
-            optim.zero_grad()
-            (lp + lv).backward()
-            optim.step()
-            sched.step()
-            lp_sum += lp.item()
-            lv_sum += lv.item()
-        acc, verr, per = grade(net, torch, Xte, Ote, Lte, Zte, d["step"][te], nboxes, dev)
-        n = steps_per_epoch
-        line = "%d,%.1f,%.5f,%.5f,%.4f,%.3f" % (ep + 1, time.time() - t0, lp_sum / n, lv_sum / n, acc, verr)
-        if log:
-            log.write(line + "\n")
-            log.flush()
-        print("az_fit: epoch %d/%d  %.0f s  policy loss %.4f  value loss %.4f  test: optimal %.3f, value error %.2f boxes"
-              % (ep + 1, a.epochs, time.time() - t0, lp_sum / n, lv_sum / n, acc, verr), file=sys.stderr)
-    blob_path = a.out + ".bin.tmp"
-    nweights = az_train.save_blob(net, blob_path)
-    with open(blob_path, "rb") as f:
-        blob = f.read()
-    os.remove(blob_path)
+
+    def save(epochs_done):
+        """Writes the net as it is after epochs_done epochs (durably)."""
+        blob_path = "%s.bin.tmp.%d" % (a.out, os.getpid())
+        nweights = az_train.save_blob(net, blob_path)
+        with open(blob_path, "rb") as f:
+            blob = f.read()
+        os.remove(blob_path)
+        params = ("blocks=%d,filters=%d,vhidden=%d,weights=%d,sims=%d,c=2,chainloop=1,theorems=1,value=margin,"
+                  "method=oracle,positions=%d,epochs=%d,batch=%d,lr=%g,l2=%g,augment=%d,seed=%d,seconds=%.1f,"
+                  "cpu_seconds=%.1f"
+                  % (a.blocks, a.filters, a.vhidden, nweights, a.sims, len(tr), epochs_done, a.batch, a.lr, a.l2,
+                     0 if a.no_augment else 1, a.seed, time.time() - t0, time.process_time() - cpu0))
+        write_model(a.out, rows, cols, params, blob)
+
+    done = 0
+    try:
+        for ep in range(a.epochs):
+            perm = tr_t[torch.randperm(len(tr), generator=g)]
+            lp_sum = lv_sum = 0.0
+            for i in range(0, len(perm), a.batch):
+                idx = perm[i:i + a.batch]
+                x, pi, z = X[idx], PI[idx], Z[idx]
+                if not a.no_augment:
+                    t, lperm = syms[int(torch.randint(len(syms), (1,), generator=g))]
+                    x = apply_grid(x, t).contiguous()
+                    pi = pi[:, torch.from_numpy(np.argsort(lperm))]
+                x, pi, z = x.to(dev), pi.to(dev), z.to(dev)
+                logits, v = net(x)
+                lp = -(pi * torch.nn.functional.log_softmax(logits, 1)).sum(1).mean()
+                lv = ((v - z) ** 2).mean()
+                optim.zero_grad()
+                (lp + lv).backward()
+                optim.step()
+                sched.step()
+                lp_sum += lp.item()
+                lv_sum += lv.item()
+            acc, verr, per = grade(net, torch, Xte, Ote, Lte, Zte, d["step"][te], nboxes, dev)
+            n = steps_per_epoch
+            line = "%d,%.1f,%.5f,%.5f,%.4f,%.3f" % (ep + 1, time.time() - t0, lp_sum / n, lv_sum / n, acc, verr)
+            if log:
+                log.write(line + "\n")
+                log.flush()
+            # every epoch is kept: a run stopped later still leaves a net that plays
+            save(ep + 1)
+            done = ep + 1
+            print("az_fit: epoch %d/%d  %.0f s  policy loss %.4f  value loss %.4f  test: optimal %.3f, value error %.2f"
+                  " boxes" % (ep + 1, a.epochs, time.time() - t0, lp_sum / n, lv_sum / n, acc, verr), file=sys.stderr)
+    except KeyboardInterrupt:
+        # the weights may be mid-step: the file keeps the last finished epoch
+        print("az_fit: interrupted; %s" % ("%s holds epoch %d" % (a.out, done) if done else "no epoch finished, "
+                                             "nothing written"), file=sys.stderr)
+        return 130
+    if not done:
+        save(0)                        # --epochs 0: the starting net, as it is
     secs, cpu = time.time() - t0, time.process_time() - cpu0
-    params = ("blocks=%d,filters=%d,vhidden=%d,weights=%d,sims=%d,c=2,chainloop=1,theorems=1,value=margin,"
-              "method=oracle,positions=%d,epochs=%d,batch=%d,lr=%g,l2=%g,augment=%d,seed=%d,seconds=%.1f,cpu_seconds=%.1f"
-              % (a.blocks, a.filters, a.vhidden, nweights, a.sims, len(tr), a.epochs, a.batch, a.lr, a.l2,
-                 0 if a.no_augment else 1, a.seed, secs, cpu))
-    write_model(a.out, rows, cols, params, blob)
     acc, verr, per = grade(net, torch, Xte, Ote, Lte, Zte, d["step"][te], nboxes, dev)
     print(json.dumps({"out": a.out, "train": len(tr), "test": len(te), "test_optimal": round(acc, 4),
                       "test_value_err_boxes": round(verr, 3), "seconds": round(secs, 1), "cpu_seconds": round(cpu, 1),
