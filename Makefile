@@ -60,7 +60,7 @@ APP_OBJ := $(APP_SRC:%.c=$(BUILD)/obj/%.o)
 # Hot loops built twice (game/isa.h): the object every x86-64 runs, with
 # the portable pext/pdep, and an x86-64-v3 one (BMI2, AVX2, popcnt), one
 # chosen at run time.  Other CPUs build the first only.
-ISA_SRC := solver/retro_sweep.c solver/ab_search.c symmetry/sckey.c tablebase/tb_rule.c
+ISA_SRC := solver/retro_sweep.c solver/ab_search.c symmetry/sckey.c tablebase/tb_rule.c agents/az_forward.c
 ISA_V3  := $(if $(filter x86_64-%,$(shell $(CC) -dumpmachine)),-march=x86-64-v3)
 LIB_OBJ += $(if $(ISA_V3),$(ISA_SRC:%.c=$(BUILD)/obj/%.v3.o))
 # libdab exports only what the public headers declare with DAB_API
@@ -82,12 +82,13 @@ $(BUILD)/obj/%.o: %.c
 	$(CC) $(CFLAGS) -c $< -o $@
 
 $(ISA_SRC:%.c=$(BUILD)/obj/%.o): CFLAGS += -DDAB_ISA_BASE
-# The net's forward pass (agents/az_net.c, 99% of az self-play) at -O3:
-# its loops vectorised (-O2's very-cheap cost model leaves them scalar),
-# 2x the evaluations a second.  Same results bit for bit: every output
-# still sums in the same order (GCC reorders no float sum without
-# -ffast-math) and -std=c11 contracts no multiply-add into an FMA.
-$(BUILD)/obj/agents/az_net.o: CFLAGS += -O3
+# The net's forward pass (agents/az_forward.c, 99% of az self-play) at
+# -O3: its loops vectorised (-O2's very-cheap cost model leaves them
+# scalar), 2x the evaluations a second.  Same results bit for bit in both
+# builds: every output still sums in the same order (GCC reorders no float
+# sum without -ffast-math), and no multiply-add becomes an FMA (-std=c11
+# implies -ffp-contract=off; said again here, as the v3 build has FMA).
+$(BUILD)/obj/agents/az_forward.o $(BUILD)/obj/agents/az_forward.v3.o: CFLAGS += -O3 -ffp-contract=off
 
 $(BUILD)/obj/%.v3.o: %.c
 	@mkdir -p $(dir $@)

@@ -86,6 +86,12 @@ void dab_az_encode(const dab_az_net *net, const dab_geom *g, uint64_t p, int sco
 */
 void dab_az_forward(const dab_az_net *net, dab_az_scratch *s, int nb, const float *planes,
                     float *logits, float *value);
+/* Its two builds (game/isa.h): dab_az_forward calls the one the CPU has;
+** both give the same bits. */
+void dab_az_forward_base(const dab_az_net *net, dab_az_scratch *s, int nb, const float *planes,
+                         float *logits, float *value);
+void dab_az_forward_v3(const dab_az_net *net, dab_az_scratch *s, int nb, const float *planes,
+                       float *logits, float *value);
 
 /* ======================================================================
 ** PUCT search

@@ -51,6 +51,17 @@ static inline bool dab_isa_v3(void) {
 #endif
 }
 
+/* True when this CPU runs the x86-64-v3 variants of float loops (AVX2,
+** no pext/pdep: the az net's forward pass): every x86-64-v3 CPU, Zen 1
+** and 2 included, whose microcoded pext does not matter there. */
+static inline bool dab_isa_v3_float(void) {
+#if DAB_ISA_HAVE_V3
+  return __builtin_cpu_supports("x86-64-v3");
+#else
+  return false;
+#endif
+}
+
 /* The call fn_v3(...) or fn_base(...), as dab_isa_v3() picks: for the
 ** exported entry of a file built twice (its caller, in the base object or
 ** elsewhere).  Without v3 objects fn_v3 is not even named. */

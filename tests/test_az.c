@@ -1,5 +1,6 @@
 /*
-** test_az.c: BoxesZero / AlphaZero: the C forward pass against PyTorch,
+** test_az.c: BoxesZero / AlphaZero: the C forward pass against PyTorch
+** (and its x86-64-v3 build against the base, bit for bit),
 ** PUCT with a uniform prior against mcts-bz, backward training on 2x2,
 ** checkpoints (options by name, Adam's state: resumed = straight),
 ** damaged model files, the az:FILE player.
@@ -15,6 +16,7 @@
 #include "agents/az.h"
 #include "agents/az_int.h"
 #include "game/clock.h"
+#include "game/isa.h"
 #include "tests/testhelp.h"
 
 static char tmpdir[64] = "/tmp/test_az_XXXXXX";
@@ -462,6 +464,84 @@ static void test_batch_rows(int rows, int cols) {
   dab_az_net_free(net);
 }
 
+/*
+** The x86-64-v3 forward pass (8-float AVX2 tiles of 24 columns) gives the
+** base one's bits (4-float SSE tiles of 12), logits and values, and so
+** does dab_az_forward, whichever it calls: on random nets of several
+** shapes (filters not a multiple of 4 included), some with zero weights
+** (single ones, whole k of a group, a block's second convolution all
+** zero), at batch sizes whose nb*hw is a multiple of no tile width and of
+** both.  Skipped where the CPU lacks x86-64-v3.
+*/
+static void test_forward_isa(void) {
+#if DAB_ISA_HAVE_V3
+  if (!dab_isa_v3_float()) {
+    printf("test_az: this CPU lacks x86-64-v3: v3 forward pass check skipped\n");
+    return;
+  }
+  static const int shape[][5] = {/* rows cols blocks filters vfilters */
+                                 {5, 5, 2, 32, 1}, {3, 3, 1, 12, 4}, {2, 3, 1, 6, 2}, {1, 1, 1, 5, 1},
+                                 {4, 5, 2, 8, 3},  {1, 2, 0, 3, 1}};
+  static const int batch[] = {1, 2, 3, 5, 8, 11, 24};
+  enum { MAXB = 24 };
+  int differ = 0, cases = 0;
+  dab_rng rng;
+  dab_rng_seed(&rng, 17);
+  for (size_t sh = 0; sh < sizeof shape / sizeof shape[0]; sh++)
+    for (int zeros = 0; zeros < 3; zeros++) {
+      const int *d = shape[sh];
+      size_t n = dab_az_net_size(d[0], d[1], d[2], d[3], 16, d[4]);
+      float *w = malloc(n * sizeof *w);
+      for (size_t i = 0; w && i < n; i++) {
+        w[i] = (float)(dab_rng_unit(&rng) - 0.5) * 0.6f;
+        if (zeros == 1 && dab_rng_next(&rng) % 4 == 0) w[i] = 0;
+      }
+      dab_az_net *net = NULL;
+      dab_err err;
+      dab_geom g;
+      TH_CHECK(w && !dab_az_net_new(d[0], d[1], d[2], d[3], 16, d[4], w, n, &net, &err) &&
+                   !dab_geom_init(&g, d[0], d[1], &err),
+               "net %zu", sh);
+      free(w);
+      if (!net) continue;
+      if (zeros == 2) {   /* every other k of a block's first conv, its second conv, all zero */
+        size_t K = 9 * (size_t)d[3];
+        for (int b = 0; b < d[2]; b++) {
+          float *w1 = (float *)net->blk_w[2 * b], *w2 = (float *)net->blk_w[2 * b + 1];
+          for (size_t o = 0; o < (size_t)d[3]; o++)
+            for (size_t k = 0; k < K; k += 2) w1[o * K + k] = 0;
+          memset(w2, 0, (size_t)d[3] * K * sizeof(float));
+        }
+      }
+      size_t P = (size_t)DAB_AZ_PLANES * (size_t)net->hw, L = (size_t)net->nlines;
+      float *x = malloc(MAXB * P * sizeof *x), *lg[3], v[3][MAXB];
+      dab_az_scratch *s = dab_az_scratch_new(net, MAXB);
+      for (int k = 0; k < 3; k++) lg[k] = malloc(MAXB * L * sizeof(float));
+      TH_CHECK(x && s && lg[0] && lg[1] && lg[2], "setup");
+      for (int i = 0; x && i < MAXB; i++)
+        dab_az_encode(net, &g, dab_rng_next(&rng) & g.all_lines, (int)(dab_rng_next(&rng) % 9) - 4,
+                      x + (size_t)i * P);
+      for (size_t b = 0; x && s && lg[0] && lg[1] && lg[2] && b < sizeof batch / sizeof batch[0]; b++) {
+        int nb = batch[b];
+        dab_az_forward_base(net, s, nb, x, lg[0], v[0]);
+        dab_az_forward_v3(net, s, nb, x, lg[1], v[1]);
+        dab_az_forward(net, s, nb, x, lg[2], v[2]);
+        for (int k = 1; k < 3; k++)
+          differ += memcmp(lg[0], lg[k], (size_t)nb * L * sizeof(float)) != 0 ||
+                    memcmp(v[0], v[k], (size_t)nb * sizeof(float)) != 0;
+        cases++;
+      }
+      for (int k = 0; k < 3; k++) free(lg[k]);
+      free(x);
+      dab_az_scratch_free(s);
+      dab_az_net_free(net);
+    }
+  TH_CHECK(!differ, "v3 and base forward passes differ in %d of %d cases", differ, 2 * cases);
+#else
+  printf("test_az: no x86-64-v3 build: v3 forward pass check skipped\n");
+#endif
+}
+
 /* Self-play with many games in flight (their leaves evaluated together)
 ** and on two threads plays the same games, sample for sample, as one game
 ** at a time: forward, backward with a policy-drawn prefix, and backward
@@ -610,6 +690,7 @@ int main(void) {
   test_opts_text();
   test_batch_rows(3, 3);
   test_batch_rows(2, 5);
+  test_forward_isa();
   test_selfplay_batches(2, 2);
   test_selfplay_batches(3, 3);
   char trainer[4096] = "";

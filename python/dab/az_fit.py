@@ -3,7 +3,7 @@
 
     /usr/bin/python3 -m dab.az_fit DATA_DIR [DATA_DIR ...] --out NET.az
         [--blocks 6] [--filters 32] [--vhidden 64] [--epochs 20] [--batch 256]
-        [--lr 0.002] [--l2 1e-4] [--seed 1] [--threads N] [--device cpu|cuda|auto]
+        [--lr 0.002] [--l2 1e-4] [--value-weight 1] [--seed 1] [--threads N] [--device cpu|cuda|auto]
         [--sims 800] [--init NET.az] [--partial] [--no-augment] [--log FILE.csv]
 
 The net is az_train.py's (agents/az.h: the same layout and weight blob), so
@@ -215,6 +215,7 @@ def main(argv=None):
     ap.add_argument("--batch", type=int, default=256)
     ap.add_argument("--lr", type=float, default=0.002)
     ap.add_argument("--l2", type=float, default=1e-4)
+    ap.add_argument("--value-weight", type=float, default=1.0, help="the value loss's weight against the policy's")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--threads", type=int, default=os.cpu_count() or 1)
     ap.add_argument("--device", default=os.environ.get("DAB_AZ_DEVICE") or "cpu")
@@ -289,9 +290,9 @@ def main(argv=None):
             blob = f.read()
         os.remove(blob_path)
         params = ("blocks=%d,filters=%d,vhidden=%d,weights=%d,sims=%d,c=2,chainloop=1,theorems=1,value=margin,"
-                  "method=oracle,positions=%d,epochs=%d,batch=%d,lr=%g,l2=%g,augment=%d,seed=%d,seconds=%.1f,"
+                  "method=oracle,positions=%d,epochs=%d,batch=%d,lr=%g,l2=%g,vweight=%g,augment=%d,seed=%d,seconds=%.1f,"
                   "cpu_seconds=%.1f"
-                  % (a.blocks, a.filters, a.vhidden, nweights, a.sims, len(tr), epochs_done, a.batch, a.lr, a.l2,
+                  % (a.blocks, a.filters, a.vhidden, nweights, a.sims, len(tr), epochs_done, a.batch, a.lr, a.l2, a.value_weight,
                      0 if a.no_augment else 1, a.seed, time.time() - t0, time.process_time() - cpu0))
         write_model(a.out, rows, cols, params, blob)
 
@@ -312,7 +313,7 @@ def main(argv=None):
                 lp = -(pi * torch.nn.functional.log_softmax(logits, 1)).sum(1).mean()
                 lv = ((v - z) ** 2).mean()
                 optim.zero_grad()
-                (lp + lv).backward()
+                (lp + a.value_weight * lv).backward()
                 optim.step()
                 sched.step()
                 lp_sum += lp.item()
