@@ -3,7 +3,7 @@
 and where its mistakes sit against its value head's error.
 
     /usr/bin/python3 bench/az5_errors.py DATA NET.az [--per 50] [--sims 800]
-        [--steps A-B] [--seed 1] [--json FILE]
+        [--steps A-B] [--seed 1] [--json FILE] [--graded CACHE ...]
 
 DATA is a `dab dataset` folder (its test split: whole games no training
 on the train split saw); NET an az model (dab.az_fit or dab train az).
@@ -12,7 +12,10 @@ is optimal (margin-optimal, the oracle's optimal set) for the net's policy
 alone (sims=0) and for the az player at --sims simulations; the value
 head's error in boxes, |net's final margin - (score so far + exact value)|;
 and the share of the player's errors that sit where that error is >= 2
-boxes.  Prints wall and CPU time and peak RSS.  Needs PyTorch for the
+boxes.  --graded: az5_steps grading caches, whose positions are counted
+against the train split (how many share a Strings-and-Coins graph key,
+symmetries included, with a position the net trained on).  Prints wall
+and CPU time and peak RSS.  Needs PyTorch for the
 value head.
 """
 import argparse
@@ -63,6 +66,7 @@ def main(argv=None):
     ap.add_argument("--steps", help="A-B (default: every step of the data set)")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--json", help="also write the figures as JSON")
+    ap.add_argument("--graded", nargs="*", default=[], help="az5_steps grading caches to check against the train split")
     a = ap.parse_args(argv)
     t0 = time.time()
     data = dsmod.load(a.data, split="test", obs_dtype=None)
@@ -115,6 +119,23 @@ def main(argv=None):
     for name, m in (("value error >= 2", big), ("value error < 2", ~big)):
         if m.any():
             print("# sims=%d optimal where %s: %.3f of %d" % (a.sims, name, hit_s[m].mean(), m.sum()))
+    if a.graded:
+        from dab._dataset_make import graph_keys
+        train_keys = set(dsmod.load(a.data, split="train", obs_dtype=None)["key"].tolist())
+        game = dab.Game(rows, cols)
+        for f in a.graded:
+            with open(f) as fh:
+                text = fh.read().splitlines()
+            board = "%dx%d" % (rows, cols)
+            if not text or ("board %s:" % board) not in text[0]:
+                print("az5_errors: %s: not a %s grading cache" % (f, board), file=sys.stderr)
+                return 2
+            lines = [int(ln.split()[0], 16) for ln in text if ln.strip() and not ln.startswith("#")]
+            keys, _ = graph_keys(game, lines)
+            seen = sum(int(k) in train_keys for k in keys)
+            out.setdefault("graded", {})[f] = {"positions": len(lines), "in_train": seen}
+            print("# %s: %d graded positions, %d of them share a graph key with a training position"
+                  % (f, len(lines), seen))
     ru = resource.getrusage(resource.RUSAGE_SELF)
     print("# wall %.0f s, CPU %.0f s, peak RSS %d MiB" % (time.time() - t0, ru.ru_utime + ru.ru_stime,
                                                          ru.ru_maxrss // 1024))

@@ -15,7 +15,7 @@
 #                 costs seconds to label)
 #   JOBS=N        labelling processes (default: all cores)
 #   BLOCKS, FILTERS, VHIDDEN, EPOCHS, BATCH, LR   the net and its training
-#                 (default 6, 32, 64, 12, 256, 0.002)
+#                 (default 6, 32, 64, 10, 256, 0.002)
 #   PER=N, PER18=N  graded positions per step at steps 22-30 (default 200)
 #                 and 18-21 (default 50; 0: none)
 #   GRADE=0       skip the grading
@@ -28,7 +28,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 DATA=${DATA:-runs/az5-oracle} OUT=${OUT:-data/models/az-5x5-oracle.az}
 COUNT=${COUNT:-11112} COUNT18=${COUNT18:-0} JOBS=${JOBS:-$(nproc)}
-BLOCKS=${BLOCKS:-6} FILTERS=${FILTERS:-32} VHIDDEN=${VHIDDEN:-64} EPOCHS=${EPOCHS:-12}
+BLOCKS=${BLOCKS:-6} FILTERS=${FILTERS:-32} VHIDDEN=${VHIDDEN:-64} EPOCHS=${EPOCHS:-10}
 BATCH=${BATCH:-256} LR=${LR:-0.002}
 [ -x bin/dab ] || ./build.sh >/dev/null
 stage() {  # NAME COMMAND...: runs it, then prints its wall, CPU and peak RSS
@@ -62,5 +62,6 @@ if [ "${GRADE:-1}" != 0 ]; then
   if [ "$PER18" -gt 0 ]; then
     stage "grading, steps 18-21" "$prog" "${grade[@]}" --per "$PER18" --steps 18-21
   fi
-  stage "held-out games, value errors" /usr/bin/python3 bench/az5_errors.py "$DATA/s22-30" "$OUT" --per 50
+  stage "held-out games, value errors" /usr/bin/python3 bench/az5_errors.py "$DATA/s22-30" "$OUT" --per 50 \
+    --graded "$DATA/grades.txt"
 fi
