@@ -49,7 +49,8 @@ awk -F, -v d="$tmp" '
 # bz and az keep their colours; other runs take the next of the rest
 others=("#2ca02c" "#9467bd" "#ff7f0e" "#8c564b" "#e377c2")
 colour() { case $1 in "bz" | "bz at"*) echo "#1f77b4" ;; az0*) echo "#bcbd22" ;; "az" | "az at"*) echo "#d62728" ;;
-  random*) echo "#7f7f7f" ;; *BoxesZero*) echo "#17becf" ;; *AlphaZero*) echo "#ff9896" ;;
+  random*) echo "#7f7f7f" ;; *BoxesZero*90*) echo "#000000" ;; *BoxesZero*) echo "#17becf" ;; *AlphaZero*) echo "#ff9896" ;;
+  *oracle*policy*) echo "#e377c2" ;; *oracle*) echo "#9467bd" ;;
   *) local k; k=$(grep -Fxn -- "${1% at *}" "$tmp/runs" | cut -d: -f1); echo "${others[$(((${k:-1} - 1) % 5))]}" ;; esac; }
 left="" right="" i=0 k=0
 while IFS= read -r v; do

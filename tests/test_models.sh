@@ -4,7 +4,8 @@
 # move rate they were shipped with (0.872 forward, 0.885 backward over 100
 # games, seed 7; random plays 0.627 there); the 5x5 ones (no oracle) play
 # a legal move in positions from the empty board to the endgame, and each
-# file's params name the method of the run it came from.
+# file's params name the method of the run it came from (oracle: the net
+# dab.az_fit taught, at 800 simulations).
 set -uo pipefail
 source "$(dirname "$0")/clitest.sh"
 mkdir -p "$T/tb"; export DAB_TB_PATH="$T/tb"
@@ -17,7 +18,7 @@ for v in forward backward; do
   check "3x3 $v: optimal-move rate $opt >= 0.86" $PY -c "import sys; sys.exit(not float('$opt') >= 0.86)"
 done
 
-for v in forward backward; do
+for v in forward backward oracle; do
   f="$M/az-5x5-$v.az"
   check "$f: params say method=$v" grep -aq "method=$v" "$f"
   for pos in 5x5 "5x5@0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19" \
