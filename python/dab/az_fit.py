@@ -27,6 +27,7 @@ import ctypes
 import json
 import math
 import os
+import signal
 import struct
 import sys
 import time
@@ -296,12 +297,18 @@ def main(argv=None):
                      0 if a.no_augment else 1, a.seed, time.time() - t0, time.process_time() - cpu0))
         write_model(a.out, rows, cols, params, blob)
 
+    # Ctrl-C sets a flag, read between Adam steps: a step or a save is never cut
+    # in half, so the file always holds the epoch the message names.
+    stop = []
+    old_int = signal.signal(signal.SIGINT, lambda sig, frame: stop.append(sig))
     done = 0
     try:
         for ep in range(a.epochs):
             perm = tr_t[torch.randperm(len(tr), generator=g)]
             lp_sum = lv_sum = 0.0
             for i in range(0, len(perm), a.batch):
+                if stop:
+                    break
                 idx = perm[i:i + a.batch]
                 x, pi, z = X[idx], PI[idx], Z[idx]
                 if not a.no_augment:
@@ -318,6 +325,8 @@ def main(argv=None):
                 sched.step()
                 lp_sum += lp.item()
                 lv_sum += lv.item()
+            if stop:                   # a partial epoch is not kept
+                break
             acc, verr, per = grade(net, torch, Xte, Ote, Lte, Zte, d["step"][te], nboxes, dev)
             n = steps_per_epoch
             line = "%d,%.1f,%.5f,%.5f,%.4f,%.3f" % (ep + 1, time.time() - t0, lp_sum / n, lv_sum / n, acc, verr)
@@ -329,8 +338,9 @@ def main(argv=None):
             done = ep + 1
             print("az_fit: epoch %d/%d  %.0f s  policy loss %.4f  value loss %.4f  test: optimal %.3f, value error %.2f"
                   " boxes" % (ep + 1, a.epochs, time.time() - t0, lp_sum / n, lv_sum / n, acc, verr), file=sys.stderr)
-    except KeyboardInterrupt:
-        # the weights may be mid-step: the file keeps the last finished epoch
+    finally:
+        signal.signal(signal.SIGINT, old_int)
+    if stop:
         print("az_fit: interrupted; %s" % ("%s holds epoch %d" % (a.out, done) if done else "no epoch finished, "
                                              "nothing written"), file=sys.stderr)
         return 130
