@@ -66,7 +66,7 @@ export DAB_BIN="$PWD/${bin:-bin}/dab" DAB_LIB="$PWD/${b:-build}/libdab.so"
 # pytest over python/tests, its summary as "pytest: N passed, M failed".
 python_tests_pytest() {
   local out rc sum p f
-  out=$(.venv/bin/python -m pytest -q -rs -p no:cacheprovider python/tests 2>&1); rc=$?
+  out=$(.venv/bin/python -m pytest -q -rfEs -p no:cacheprovider python/tests 2>&1); rc=$?
   printf '%s\n' "$out" | grep -E '^(FAILED|ERROR|SKIPPED)' | head -n 40
   sum=$(printf '%s\n' "$out" | tail -n 1)
   p=$(grep -oE '[0-9]+ passed' <<<"$sum" | grep -oE '[0-9]+' || echo 0)
