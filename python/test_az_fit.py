@@ -116,13 +116,7 @@ check((rows_, cols_) == (3, 3) and params["blocks"] == "1" and params["sims"] ==
       "the model file names its net and search (%s)" % ",".join(sorted(params)))
 
 
-class A:
-    pass
-
-
-na = A()
-na.rows, na.cols, na.blocks, na.filters, na.vhidden, na.vfilters = 3, 3, 1, 8, 16, 1
-net = az_train.make_net(na)
+net = az_fit.new_net(3, 3, 1, 8, 16)
 w.astype("<f4").tofile(os.path.join(tmp, "w.bin"))
 az_train.load_blob(net, os.path.join(tmp, "w.bin"))
 agree = tried = 0

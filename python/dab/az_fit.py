@@ -31,6 +31,7 @@ import signal
 import struct
 import sys
 import time
+import types
 
 if not __package__:
     _here = os.path.dirname(os.path.abspath(__file__))
@@ -168,6 +169,23 @@ def read_model(path):
     return rows, cols, params, np.frombuffer(data[44 + plen:44 + plen + n], dtype="<f4").copy()
 
 
+def new_net(rows, cols, blocks, filters, vhidden, vfilters=1):
+    """az_train's net of that shape (PyTorch), as az_train initialises it."""
+    from dab import az_train
+    return az_train.make_net(types.SimpleNamespace(rows=rows, cols=cols, blocks=blocks, filters=filters,
+                                                   vhidden=vhidden, vfilters=vfilters))
+
+
+def load_net(path):
+    """(net, rows, cols, params) of the az model file at path, its weights
+    in the net (PyTorch)."""
+    from dab import az_train
+    rows, cols, p, w = read_model(path)
+    net = new_net(rows, cols, int(p["blocks"]), int(p["filters"]), int(p["vhidden"]), int(p.get("vfilters", 1)))
+    az_train.load_flat(net, w, path)
+    return net, rows, cols, p
+
+
 # ---- Training -----------------------------------------------------------------
 
 def load_data(dirs, partial):
@@ -254,14 +272,10 @@ def main(argv=None):
     tr_t = torch.from_numpy(tr)
     Xte, Ote, Lte, Zte = X[te], opt[te], legal[te], Z[te]
 
-    class A:  # az_train's net options
-        pass
-    na = A()
-    na.rows, na.cols, na.blocks, na.filters, na.vhidden, na.vfilters = rows, cols, a.blocks, a.filters, a.vhidden, 1
-    net = az_train.make_net(na)
+    net = new_net(rows, cols, a.blocks, a.filters, a.vhidden)
     if a.init:
         r0, c0, p0, w0 = read_model(a.init)
-        if (r0, c0) != (rows, cols) or any(int(p0.get(k, 1)) != getattr(na, k) for k in ("blocks", "filters", "vhidden")):
+        if (r0, c0) != (rows, cols) or any(int(p0.get(k, 1)) != getattr(a, k) for k in ("blocks", "filters", "vhidden")):
             sys.exit("az_fit: --init %s: another board or net shape" % a.init)
         az_train.load_flat(net, w0, a.init)
     else:
