@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "agents/econ.h"
+#include "game/hashmix.h"
 
 void dab_econ_opts_default(dab_econ_opts *o) {
   o->pop = 1000;
@@ -27,12 +28,17 @@ dab_status dab_econ_new(const dab_econ_opts *o, dab_econ **out, dab_err *err) {
   if (e) e->a = calloc((size_t)o->pop, sizeof *e->a);
   if (e) e->in_game = calloc((size_t)o->pop, 1);
   if (e) e->key = calloc((size_t)o->pop, sizeof *e->key);
-  if (!e || !e->a || !e->in_game || !e->key) {
+  if (e) e->rank = calloc((size_t)o->pop, sizeof *e->rank);
+  if (e) e->stamp = calloc((size_t)o->pop, sizeof *e->stamp);
+
+  if (e) e->memo = calloc((size_t)1 << DAB_ECON_MEMO_BITS, sizeof *e->memo);
+  if (!e || !e->a || !e->in_game || !e->key || !e->rank || !e->stamp || !e->memo) {
     dab_econ_free(e);
     return dab_fail(err, DAB_ENOMEM, "econ: out of memory");
   }
   e->o = *o;
   e->owner = -1;
+  e->clock = 1;
   *out = e;
   return DAB_OK;
 }
@@ -42,6 +48,9 @@ void dab_econ_free(dab_econ *e) {
   free(e->a);
   free(e->in_game);
   free(e->key);
+  free(e->rank);
+  free(e->stamp);
+  free(e->memo);
   free(e);
 }
 
@@ -61,11 +70,13 @@ void dab_econ_start_game(dab_econ *e) {
 static void remove_agent(dab_econ *e, int i) {
   e->buried += e->a[i].wealth;
   e->died++;
+  e->ranked = false;
   int last = --e->n;
   if (i != last) {
     e->a[i] = e->a[last];
     e->key[i] = e->key[last];
     e->in_game[i] = e->in_game[last];
+    e->stamp[i] = ++e->clock;
     if (e->owner == last) e->owner = i;
     for (int j = 0; j < e->nfire; j++)
       if (e->fire[j] == last) e->fire[j] = i;
@@ -83,6 +94,8 @@ static int add_agent(dab_econ *e, const dab_rule *r, double bid, int from) {
     if (from == e->n) from = w; /* the parent moved into the freed slot */
   }
   int i = e->n++;
+  e->ranked = false;
+  e->stamp[i] = ++e->clock;
   dab_ragent *x = &e->a[i];
   memset(x, 0, sizeof *x);
   x->rule = *r;
@@ -101,19 +114,58 @@ static int add_agent(dab_econ *e, const dab_rule *r, double bid, int from) {
   return i;
 }
 
+static dab_econ_memo *memo_of(dab_econ *e, const dab_lineset *lines) {
+  uint64_t h = 0;
+  for (int i = 0; i < DAB_LINE_WORDS; i++) h = dab_mix64(h ^ lines->w[i]);
+  return &e->memo[h >> (64 - DAB_ECON_MEMO_BITS)];
+}
+
+/* Tests agent i on sg (the prefilter first).  RETURN: whether it matched. */
+static bool test_agent(dab_econ *e, int i, const dab_sgraph *sg, dab_rng *rng, int *line) {
+  if (!dab_rule_key_fits(e->key[i], sg)) {
+    e->stats.tests++;
+    e->stats.prefiltered++;
+    return false;
+  }
+  return dab_rule_match(&e->a[i].rule, sg, NULL, rng, &e->stats, NULL, line);
+}
+
 int dab_econ_choose(void *sys, const dab_sgraph *sg, const dab_game *game, dab_rng *rng, int *line) {
-  (void)game;
   dab_econ *e = sys;
   int best = -1, bl = -1;
-  for (int i = 0; i < e->n; i++) {
-    if (best >= 0 && e->a[i].bid <= e->a[best].bid) continue;
-    if (!dab_rule_key_fits(e->key[i], sg)) {
-      e->stats.tests++;
-      e->stats.prefiltered++;
-      continue;
+  /* The highest bid wins (the lowest index among equals): in bid order
+  ** the first match is the winner, and the bidders below it go untested. */
+  if (!e->ranked) {
+    dab_rt_rank(e->a, e->n, 0, e->rank);
+    e->ranked = true;
+  }
+  uint64_t capped = e->stats.capped;
+  dab_econ_memo *m = game && !e->memo_off ? memo_of(e, &game->lines) : NULL;
+  bool held = m && m->clock && !memcmp(&m->lines, &game->lines, sizeof m->lines);
+  for (int k = 0; k < e->n && best < 0; k++) {
+    int i = e->rank[k], l;
+    if (held) {
+      double b = e->a[i].bid;
+      bool unchanged = e->stamp[i] <= m->clock;
+      if (b > m->bid || (b == m->bid && i < m->slot)) {
+        /* Ranked above the last winner: failed then, unless new since. */
+        if (!unchanged && test_agent(e, i, sg, rng, &l)) best = i, bl = l;
+        continue;
+      }
+      held = false; /* from here on, as without the memo */
+      if (i == m->slot && unchanged) {
+        best = i, bl = m->line;
+        break;
+      }
     }
-    int l;
-    if (dab_rule_match(&e->a[i].rule, sg, NULL, rng, &e->stats, NULL, &l)) best = i, bl = l;
+    if (test_agent(e, i, sg, rng, &l)) best = i, bl = l;
+  }
+  if (m && best >= 0 && e->stats.capped == capped) {
+    m->lines = game->lines;
+    m->clock = e->clock;
+    m->bid = e->a[best].bid;
+    m->slot = best;
+    m->line = bl;
   }
   if (best < 0) {
     *line = -1;
@@ -270,6 +322,7 @@ static dab_status econ_resume(const dab_train_ctx *t, econ_run *R, dab_econ **ou
     return st;
   }
   for (int i = 0; i < e->n; i++) e->key[i] = dab_rule_key_of(&e->a[i].rule);
+  e->ranked = false;
   *out = e;
   return DAB_OK;
 }
@@ -398,14 +451,16 @@ dab_status dab_agent_train_econ(dab_train_ctx *t, dab_err *err) {
     goto out;
   const dab_econ_opts *o = &R.o;
   char cn[16], pn[16];
+  /* No count of searches: the auction's memo, empty after a resume,
+  ** decides how many are made, and a resumed run writes the same file. */
   snprintf(params, sizeof params,
            "pop=%d,reward=%g,w_init=%g,b_init=%g,w_spawn=%g,w_child=%g,outbid=%g,p_graph=%g,pay=%s,oracle_pay=%g,"
            "window=%ld,prefill=%g,step=%g,games=%ld,full_games=%ld,seed=%" PRIu64 ",colour=%s,eval_win=%.4f,"
-           "eval_draw=%.4f,eval_optimal=%.4f,eval_lost=%.4f,capped=%" PRIu64 ",searches=%" PRIu64 ",born=%ld,died=%ld",
+           "eval_draw=%.4f,eval_optimal=%.4f,eval_lost=%.4f,capped=%" PRIu64 ",born=%ld,died=%ld",
            o->pop, o->reward, o->w_init, o->b_init, o->w_spawn, o->w_child, o->outbid, o->p_graph,
            dab_rt_choice_name(pay_names, o->pay, pn, sizeof pn), o->oracle_pay, R.window, R.prefill0, R.step, N,
            R.full_games, R.seed, dab_rt_choice_name(colour_names, R.colour, cn, sizeof cn), ev.win, ev.draw, ev.optimal,
-           ev.lost, e->stats.capped, e->stats.searches, e->born, e->died);
+           ev.lost, e->stats.capped, e->born, e->died);
   st = dab_rules_write(t->out, t->g->rows, t->g->cols, "econ", params, e->a, e->n, err);
 out:
   dab_econ_free(e);

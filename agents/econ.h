@@ -29,6 +29,29 @@
 ** booked as rewards.  The game's graded moves (dab_rt_game.oracle) are
 ** required then.
 */
+/*
+** The auction's memo.  Bids never change, and a search that stops short
+** of its cap (DAB_RMATCH_CAP) gives the same answer on the same position
+** every time, so an auction held on a position is remembered (its winner's
+** bid, slot and line, and a clock of the population's changes).  Held
+** again, an agent ranked above that bid and slot is tested only if it
+** came into its slot since: the others failed then and fail now.  The
+** winner, if still in its slot, wins again without a search; if it is
+** gone, the auction goes on below it as usual.  An auction in
+** which any search reached its cap is not remembered (sampling draws from
+** the run's stream), nor one that no agent matched (a new agent is made),
+** so the memo changes no result and no random draw: it saves matcher
+** searches only.
+*/
+typedef struct dab_econ_memo {
+  dab_lineset lines;
+  uint64_t clock;        /* the population's clock when held; 0: empty */
+  double bid;            /* the winner's bid, */
+  int32_t slot, line;    /* its slot and its line */
+} dab_econ_memo;
+
+#define DAB_ECON_MEMO_BITS 18
+
 enum { DAB_ECON_PAY_WIN = 0, DAB_ECON_PAY_ORACLE = 1, DAB_ECON_PAY_BOTH = 2 };
 
 typedef struct dab_econ_opts {
@@ -50,6 +73,11 @@ typedef struct dab_econ {
   dab_econ_opts o;
   dab_ragent *a;
   dab_rule_key *key;     /* each rule's prefilter key, a[i].rule's */
+  int *rank;             /* a[0 .. n) by bid, highest first (dab_rt_rank) ... */
+  bool ranked;           /* ... when true; false after an agent came or went */
+  uint64_t *stamp;       /* the clock when each slot's agent came into it */
+  uint64_t clock;        /* counts the agents that came into a slot, from 1 */
+  dab_econ_memo *memo;   /* 2^DAB_ECON_MEMO_BITS auctions, by position hash */
   int n;
   int owner;             /* the world's owner in the game being played, -1: environment */
   uint8_t *in_game;      /* owned the world in this game */
@@ -60,6 +88,7 @@ typedef struct dab_econ {
   /* Bookkeeping: sum of wealth = created + rewards - paid_out - buried. */
   double created, rewards, paid_out, buried;
   bool greedy;
+  bool memo_off;         /* every auction searched in full (tests, measuring) */
   dab_rmatch_stats stats;
 } dab_econ;
 

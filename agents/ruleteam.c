@@ -304,15 +304,47 @@ dab_status dab_rt_play(const dab_geom *g, dab_player *opp, dab_rt_choose choose,
 
 /* ---- Greedy players ------------------------------------------------------------ */
 
-int dab_rt_greedy(const dab_ragent *a, int n, int kind, const dab_sgraph *sg, int *line) {
+/* Is agent i ranked before agent j (higher value, then lower index)? */
+static bool ranked_before(const dab_ragent *a, int kind, int i, int j) {
+  double vi = kind == 0 ? a[i].bid : a[i].q, vj = kind == 0 ? a[j].bid : a[j].q;
+  return vi > vj || (vi == vj && i < j);
+}
+
+/* Heapsort, so that ranking needs no memory beyond rank itself. */
+static void rank_sift(const dab_ragent *a, int kind, int *rank, int root, int n) {
+  for (;;) {
+    int c = 2 * root + 1;
+    if (c >= n) return;
+    if (c + 1 < n && ranked_before(a, kind, rank[c], rank[c + 1])) c++;
+    if (!ranked_before(a, kind, rank[root], rank[c])) return;
+    int t = rank[root];
+    rank[root] = rank[c], rank[c] = t;
+    root = c;
+  }
+}
+
+void dab_rt_rank(const dab_ragent *a, int n, int kind, int *rank) {
+  for (int i = 0; i < n; i++) rank[i] = i;
+  /* A heap with the last-ranked agent on top, popped to the back. */
+  for (int i = n / 2 - 1; i >= 0; i--) rank_sift(a, kind, rank, i, n);
+  for (int end = n - 1; end > 0; end--) {
+    int t = rank[0];
+    rank[0] = rank[end], rank[end] = t;
+    rank_sift(a, kind, rank, 0, end);
+  }
+}
+
+int dab_rt_greedy(const dab_ragent *a, int n, int kind, const int *rank, const dab_sgraph *sg, int *line) {
   int best = -1, bl = -1;
   double bv = 0;
-  for (int i = 0; i < n; i++) {
+  for (int k = 0; k < n; k++) {
+    int i = rank ? rank[k] : k;
     double v = kind == 0 ? a[i].bid : a[i].q;
     if (best >= 0 && v <= bv) continue;
     int l;
     if (!dab_rule_match(&a[i].rule, sg, NULL, NULL, NULL, NULL, &l)) continue;
     best = i, bv = v, bl = l;
+    if (rank) break; /* every later agent ranks below */
   }
   *line = bl;
   return best;
@@ -323,7 +355,7 @@ int dab_rt_player_move(void *ctx, const dab_geom *g, const dab_game *game, dab_r
   dab_sgraph sg;
   dab_sgraph_build(g, &game->lines, &sg);
   int line;
-  if (dab_rt_greedy(p->a, p->n, p->kind, &sg, &line) >= 0 && line >= 0) return line;
+  if (dab_rt_greedy(p->a, p->n, p->kind, p->rank, &sg, &line) >= 0 && line >= 0) return line;
   int16_t legal[DAB_MAX_LINES];
   int n = dab_legal_moves(g, &game->lines, legal);
   return n ? legal[dab_rng_below(rng, n)] : -1;
@@ -332,6 +364,7 @@ int dab_rt_player_move(void *ctx, const dab_geom *g, const dab_game *game, dab_r
 static void rt_player_free(void *ctx) {
   dab_rt_player *p = ctx;
   free(p->a);
+  free(p->rank);
   free(p);
 }
 
@@ -352,14 +385,17 @@ dab_status dab_rt_player_new(const char *kind, const char *args, const dab_geom 
     return st;
   }
   dab_rt_player *p = calloc(1, sizeof *p);
-  if (!p) {
-    free(a);
+  int *rank = malloc((size_t)(n > 0 ? n : 1) * sizeof *rank);
+  if (!p || !rank) {
+    free(a), free(p), free(rank);
     return dab_fail(err, DAB_ENOMEM, "out of memory");
   }
   p->g = *g;
   p->kind = !strcmp(kind, "erl");
   p->a = a;
   p->n = n;
+  p->rank = rank;
+  dab_rt_rank(a, n, p->kind, rank);
   snprintf(name, sizeof name, "%s:%s", kind, path);
   return dab_agent_player(name, g, dab_rt_player_move, p, rt_player_free, out, err);
 }
@@ -369,13 +405,14 @@ dab_status dab_rt_player_new(const char *kind, const char *args, const dab_geom 
 typedef struct greedy_sys {
   const dab_ragent *a;
   int n, kind;
+  const int *rank;
 } greedy_sys;
 
 static int greedy_choose(void *sys, const dab_sgraph *sg, const dab_game *game, dab_rng *rng, int *line) {
   (void)game;
   (void)rng;
   greedy_sys *s = sys;
-  return dab_rt_greedy(s->a, s->n, s->kind, sg, line);
+  return dab_rt_greedy(s->a, s->n, s->kind, s->rank, sg, line);
 }
 
 /* ---- Greedy games on threads --------------------------------------------------------
@@ -388,6 +425,7 @@ typedef struct rt_job {
   const dab_geom *g;
   const dab_ragent *a;
   int n, kind;
+  const int *rank;         /* a ranked by dab_rt_rank (rt_run fills it) */
   const dab_oracle *oracle;
   int games, team;         /* team: a colour, -1 random per game, -2 alternating (k & 1) */
   double opp_random;
@@ -410,7 +448,7 @@ static void *rt_worker(void *arg) {
   const rt_job *j = p->job;
   dab_player *opp = NULL;
   p->st = dab_rt_opponent(j->g, &opp, &p->err);
-  greedy_sys sys = {j->a, j->n, j->kind};
+  greedy_sys sys = {j->a, j->n, j->kind, j->rank};
   for (int k = p->tid; !p->st && k < j->games; k += j->threads) {
     dab_rng rng;
     dab_rng_seed2(&rng, j->seed, (uint64_t)k);
@@ -449,10 +487,13 @@ static dab_status rt_run(rt_job *job, rt_part *sum, dab_err *err) {
   long *arrays = nr ? calloc((size_t)(T + 1) * 3 * nr, sizeof *arrays) : NULL;
   pthread_t *tid = calloc((size_t)T, sizeof *tid);
   bool *started = calloc((size_t)T, sizeof *started);
-  if (!parts || !tid || !started || (nr && !arrays)) {
-    free(parts), free(arrays), free(tid), free(started);
+  int *rank = malloc((size_t)(job->n > 0 ? job->n : 1) * sizeof *rank);
+  if (!parts || !tid || !started || !rank || (nr && !arrays)) {
+    free(parts), free(arrays), free(tid), free(started), free(rank);
     return dab_fail(err, DAB_ENOMEM, "rule team: out of memory");
   }
+  dab_rt_rank(job->a, job->n, job->kind, rank);
+  job->rank = rank;
   for (int i = 0; i <= T; i++) {
     rt_part *p = i < T ? &parts[i] : sum;
     if (i < T) p->job = job, p->tid = i;
@@ -477,7 +518,8 @@ static dab_status rt_run(rt_job *job, rt_part *sum, dab_err *err) {
     for (size_t r = 0; r < nr; r++)
       sum->fired[r] += p->fired[r], sum->opt[r] += p->opt[r], sum->lostr[r] += p->lostr[r];
   }
-  free(parts), free(tid), free(started);
+  free(parts), free(tid), free(started), free(rank);
+  job->rank = NULL;
   if (st || !nr) {
     free(arrays);
     sum->fired = sum->opt = sum->lostr = NULL;

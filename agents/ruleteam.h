@@ -103,6 +103,7 @@ typedef struct dab_rt_player {
   int kind;              /* 0: econ (bid), 1: erl (q) */
   int n;
   dab_ragent *a;
+  int *rank;             /* a ranked by dab_rt_rank */
 } dab_rt_player;
 
 /* The move fn of econ:FILE and erl:FILE players (ctx: a dab_rt_player). */
@@ -113,9 +114,17 @@ int dab_rt_player_move(void *ctx, const dab_geom *g, const dab_game *game, dab_r
 dab_status dab_rt_player_new(const char *kind, const char *args, const dab_geom *g, dab_player **out,
                              dab_err *err);
 
-/* The greedy choice of a team (highest bid for econ, highest q for erl):
-** the agent index and *line, or -1. */
-int dab_rt_greedy(const dab_ragent *a, int n, int kind, const dab_sgraph *sg, int *line);
+/* Ranks a team for its greedy choice: rank[0 .. n) gets 0 .. n-1 ordered
+** by bid (kind 0, econ) or q (kind 1, erl), highest first, and the lower
+** index first among equal values.  No memory is allocated. */
+void dab_rt_rank(const dab_ragent *a, int n, int kind, int *rank);
+
+/* The greedy choice of a team (highest bid for econ, highest q for erl;
+** the lowest index among equals): the agent index and *line, or -1.
+** rank: a's order from dab_rt_rank, or NULL.  With it the scan stops at
+** the first rule that matches, so a team whose best rules match often
+** costs a few rule tests a move instead of n; the choice is the same. */
+int dab_rt_greedy(const dab_ragent *a, int n, int kind, const int *rank, const dab_sgraph *sg, int *line);
 
 /*
 ** Grades every agent's rule over the positions of `games` games (the

@@ -140,7 +140,7 @@ int main(int argc, char **argv) {
       while (dab_ls_count(&s) < g.nlines) {
         dab_sgraph sg;
         dab_sgraph_build(&g, &s, &sg);
-        int la, lb, ia = dab_rt_greedy(a, n, kind, &sg, &la), ib = dab_rt_greedy(b, nb, kind, &sg, &lb);
+        int la, lb, ia = dab_rt_greedy(a, n, kind, NULL, &sg, &la), ib = dab_rt_greedy(b, nb, kind, NULL, &sg, &lb);
         pos++;
         if (ia != ib) other_rule++;
         else if (la != lb) {

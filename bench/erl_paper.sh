@@ -34,16 +34,9 @@ out=${1:-/tmp/erl-paper}
 RUNS=${RUNS:-"to20:1,2,3 const10:1,2,3 to10:1 const20:1"}
 GAMES=${GAMES:-1000000}
 PLOT=${PLOT:-$out/erl_paper.png}
-mkdir -p "$out"
-if [ ! -x "$out/dab" ]; then
-  cp "$root/bin/dab" "$out/dab"
-  (cd "$root" && git rev-parse --short HEAD && { git status --short | grep -q . && echo "(with local changes)" || true; }) \
-    >"$out/COMMIT"
-fi
+. "$root/bench/rule_arena.sh"
+rule_pin_dab "$root" "$out"
 dab=$out/dab
-
-# p1's FIELD in an arena --json line
-field() { sed 's/.*"p1":{//; s/"p2":.*//' | sed "s/.*\"$1\":\([-0-9.]*\).*/\1/"; }
 
 for spec in $RUNS; do
   b=${spec%%:*}
@@ -54,15 +47,7 @@ for spec in $RUNS; do
       /usr/bin/time -f "%U %S %e %M" -o "$t.time" nice -n 5 "$dab" train erl --board 3x3 --seed "$s" --games "$GAMES" \
         --snapshot 4000 --beta="$b" --snap-games=400 --eval-games=10000 --out "$t.rules" --log "$t.csv" >/dev/null
     fi
-    if [ ! -s "$t.arena" ]; then
-      for o in level1 level2 chain; do
-        j=$(nice -n 5 "$dab" arena --board 3x3 --p1 "erl:$t.rules" --p2 $o --games 2000 --seed 5 --json)
-        games=$(echo "$j" | sed 's/.*"games":\([0-9]*\).*/\1/')
-        echo "$o $(echo "$j" | field win_rate) $(echo "$j" | field optimal_rate) $(echo "$j" | field boxes_lost_per_move)" \
-          "$(echo "$j" | field scored_moves) $games"
-      done >"$t.arena.tmp"
-      mv "$t.arena.tmp" "$t.arena"
-    fi
+    [ -s "$t.arena" ] || rule_arena "$dab" "erl:$t.rules" "$t.arena"
   done
 done
 
@@ -82,20 +67,7 @@ for spec in $RUNS; do
            w["chain"], opt, lm, lg}' "$t.arena" >>"$sum"
   done
 done
-# mean and 95% half-width per schedule (columns 4-12)
-awk -F, "$T95_AWK"'
-  NR > 1 { k = $1; if (!(k in n)) order[++no] = k; n[k]++; for (c = 4; c <= 12; c++) v[k, c, n[k]] = $c }
-  END {
-    for (i = 1; i <= no; i++) {
-      k = order[i]; m = ""; h = ""
-      for (c = 4; c <= 12; c++) {
-        for (j = 1; j <= n[k]; j++) x[j] = v[k, c, j]
-        m = m sprintf(",%.4f", mean_of(x, n[k])); h = h sprintf(",%.4f", half95_of(x, n[k]))
-      }
-      print k ",mean," n[k] m; print k ",half95," n[k] h
-    }
-  }' "$sum" >"$sum.tmp"
-cat "$sum.tmp" >>"$sum" && rm -f "$sum.tmp"
+t95_append "$sum" 4 12   # mean and 95% half-width per group
 column -s, -t "$sum"
 
 # Learning curves: the on-line win rate of every run (4,000-game

@@ -214,6 +214,92 @@ static void test_books(const dab_oracle *oracle) {
   dab_player_free(opp);
 }
 
+/* The auction's memo changes nothing: two economies of one seed, one
+** searching every auction in full, stay equal game by game (the random
+** streams, which every capped search and new agent draws from, and every
+** agent's bid and wealth), while the memo saves searches (in a long
+** run over half of them; here over a tenth). */
+static void test_memo(void) {
+  dab_econ_opts o;
+  dab_econ_opts_default(&o);
+  o.pop = 150;
+  dab_econ *e[2];
+  dab_player *opp;
+  dab_err err;
+  TH_CHECK(dab_econ_new(&o, &e[0], &err) == DAB_OK && dab_econ_new(&o, &e[1], &err) == DAB_OK &&
+               dab_rt_opponent(&g33, &opp, &err) == DAB_OK,
+           "econ new");
+  e[1]->memo_off = true;
+  dab_rng rng[2];
+  dab_rng_seed(&rng[0], 9);
+  dab_rng_seed(&rng[1], 9);
+  int games = 3000, same = 0;
+  for (int k = 0; k < games; k++) {
+    for (int j = 0; j < 2; j++) {
+      dab_rt_game gm = {.team = 1, .opp_random = k < games / 10 ? 0.2 : 0};
+      dab_econ_start_game(e[j]);
+      dab_rt_play(&g33, opp, dab_econ_choose, e[j], &rng[j], &gm, &err);
+      dab_econ_end_game(e[j], &gm, &rng[j]);
+    }
+    bool eq = !memcmp(&rng[0], &rng[1], sizeof rng[0]) && e[0]->n == e[1]->n && e[0]->born == e[1]->born;
+    for (int i = 0; eq && i < e[0]->n; i++)
+      eq = e[0]->a[i].bid == e[1]->a[i].bid && e[0]->a[i].wealth == e[1]->a[i].wealth;
+    same += eq;
+  }
+  TH_CHECK(same == games && e[0]->died > 100, "memo: %d of %d games the same as without (%ld died)", same, games,
+           e[0]->died);
+  TH_CHECK(e[0]->stats.searches * 10 < e[1]->stats.searches * 9, "memo: %llu searches against %llu without",
+           (unsigned long long)e[0]->stats.searches, (unsigned long long)e[1]->stats.searches);
+  dab_econ_free(e[0]);
+  dab_econ_free(e[1]);
+  dab_player_free(opp);
+}
+
+/* A ranked team's greedy choice is the scan's, for bids and for Q. */
+static void test_rank(void) {
+  const char *files[2] = {"econ_straight.rules", "erl_straight.rules"};
+  for (int kind = 0; kind < 2; kind++) {
+    char path[256];
+    path_of(path, sizeof path, files[kind]);
+    dab_model_header h;
+    dab_ragent *a;
+    int n;
+    dab_err err;
+    bool read = dab_rules_read(path, kind ? "erl" : "econ", &h, &a, &n, &err) == DAB_OK;
+    TH_CHECK(read && n > 1, "read %s: %s", path, read ? "one rule" : err.msg);
+    if (!read) continue;
+    if (n < 2) {
+      free(a);
+      continue;
+    }
+    int *rank = malloc((size_t)n * sizeof *rank), sorted = 1, same = 0, found = 0, tries = 0;
+    dab_rt_rank(a, n, kind, rank);
+    for (int k = 1; k < n; k++) {
+      double u = kind ? a[rank[k - 1]].q : a[rank[k - 1]].bid, v = kind ? a[rank[k]].q : a[rank[k]].bid;
+      sorted &= u > v || (u == v && rank[k - 1] < rank[k]);
+    }
+    dab_rng rng;
+    dab_rng_seed(&rng, 3);
+    int16_t legal[DAB_MAX_LINES];
+    for (int g = 0; g < 40; g++) {
+      dab_game game;
+      dab_game_init(&g33, &game);
+      while (!dab_game_over(&g33, &game)) {
+        dab_sgraph sg;
+        dab_sgraph_build(&g33, &game.lines, &sg);
+        int l1, l2, i1 = dab_rt_greedy(a, n, kind, rank, &sg, &l1), i2 = dab_rt_greedy(a, n, kind, NULL, &sg, &l2);
+        same += i1 == i2 && l1 == l2, found += i1 >= 0, tries++;
+        int nl = dab_legal_moves(&g33, &game.lines, legal);
+        dab_game_play(&g33, &game, legal[dab_rng_below(&rng, nl)]);
+      }
+    }
+    TH_CHECK(sorted && same == tries && found > tries / 2, "%s: ranked %d, greedy choices the same %d of %d (%d found)",
+             files[kind], sorted, same, tries, found);
+    free(rank);
+    free(a);
+  }
+}
+
 int main(void) {
   if (!mkdtemp(dir)) {
     perror("mkdtemp");
@@ -230,6 +316,8 @@ int main(void) {
   test_resume(env, "erl", 400, 150, 290, erl_words);
   test_resume(env, "econ", 300, 77, 340, econ_words);
   test_threads(o);
+  test_rank();
+  test_memo();
   test_oracle_pay();
   if (o) test_books(o);
   dab_player_env_free(env);
