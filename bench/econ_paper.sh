@@ -9,11 +9,10 @@
 #   RUNS="win:1,2,3 oracle:1 both:1"   pay:seeds (win is the paper's)
 #   GAMES=500000 FULL=3000000          curriculum and unrestricted games
 #   PLOT=FILE.png    where the plot goes (default OUTDIR/econ_paper.png)
-# Each run: OUTDIR/PAY_sSEED.{rules,csv,time,arena}.  A run trains with a
-# checkpoint (OUTDIR/PAY_sSEED.ckpt): Ctrl-C, or a machine that goes away,
-# loses a snapshot interval at most, and the next call resumes it (its
-# .time then holds the last part only; the log's `seconds` column holds
-# the whole run's).  A run whose rule file is there is not trained again,
+# Each run: OUTDIR/PAY_sSEED.{rules,csv,time,arena}.  Ctrl-C stops a run
+# with a checkpoint (OUTDIR/PAY_sSEED.ckpt) and the next call resumes it
+# (its .time then holds the last part only; the log's `seconds` column
+# holds the whole run's).  A run whose rule file is there is not trained again,
 # an arena file not played again.  The first call copies bin/dab into
 # OUTDIR (commit in OUTDIR/COMMIT), so every run of a table trains with the
 # same code.  Runs go one after another, on one thread, under nice.

@@ -5,7 +5,10 @@
 # plot (docs/img/erl_paper.png).
 #
 # Usage: bench/erl_paper.sh [OUTDIR]      (default /tmp/erl-paper)
-#   RUNS="to20:1,2,3 const10:1,2,3 to10:1 const20:1"  schedule:seeds
+#   RUNS="to20:1,2,3 const10:1,2,3 to10:1 const20:1 const10+oracle:1
+#     const10+both:1"  schedule:seeds; a
+#     schedule may name a reward too, SCHED+REWARD (const10+oracle: the
+#     oracle as teacher, --reward=oracle; the published reward is score)
 #   GAMES=1000000    training games a run (the paper's 10^6)
 #   PLOT=FILE.png    where the plot goes (default OUTDIR/erl_paper.png)
 # Each run: OUTDIR/SCHED_sSEED.{rules,csv,time,arena}; a run whose rule file
@@ -19,8 +22,8 @@
 # CPU time (2026-11-29, a shared 2-core AMD EPYC): a run 175-870 CPU-s
 # (one in its learning state matches more rules a move than one stuck low,
 # and costs up to 3x as much); the arena grading of a run under 1 CPU-s.
-# The default RUNS: about 3,700 CPU-s (to20 1,195, const10 2,109, to10 175,
-# const20 243), one CPU-hour.
+# The default RUNS: about 4,400 CPU-s (to20 1,195, const10 2,109, to10 175,
+# const20 243, const10+oracle 435, const10+both 232), 1.2 CPU-hours.
 #
 # Columns: online = the share of training games won in the last 10^5 games
 # (the paper's figure: on-line, random colour, against its opponent);
@@ -31,7 +34,7 @@
 set -eu
 root=$(cd "$(dirname "$0")/.." && pwd)
 out=${1:-/tmp/erl-paper}
-RUNS=${RUNS:-"to20:1,2,3 const10:1,2,3 to10:1 const20:1"}
+RUNS=${RUNS:-"to20:1,2,3 const10:1,2,3 to10:1 const20:1 const10+oracle:1 const10+both:1"}
 GAMES=${GAMES:-1000000}
 PLOT=${PLOT:-$out/erl_paper.png}
 . "$root/bench/rule_arena.sh"
@@ -44,8 +47,9 @@ for spec in $RUNS; do
     t=$out/${b}_s$s
     if [ ! -f "$t.rules" ]; then
       echo "erl_paper: $b seed $s, $GAMES games" >&2
+      case $b in *+*) reward=${b#*+} ;; *) reward=score ;; esac
       /usr/bin/time -f "%U %S %e %M" -o "$t.time" nice -n 5 "$dab" train erl --board 3x3 --seed "$s" --games "$GAMES" \
-        --snapshot 4000 --beta="$b" --snap-games=400 --eval-games=10000 --out "$t.rules" --log "$t.csv" >/dev/null
+        --snapshot 4000 --beta="${b%%+*}" --reward="$reward" --snap-games=400 --eval-games=10000 --out "$t.rules" --log "$t.csv" >/dev/null
     fi
     [ -s "$t.arena" ] || rule_arena "$dab" "erl:$t.rules" "$t.arena"
   done
@@ -86,7 +90,8 @@ gp=$out/erl_paper.gp
   for spec in $RUNS; do
     b=${spec%%:*}
     case $b in
-      const10) c='#9400d3' p=0.40 ;; to20) c='#009e73' p=0.50 ;; to10) c='#e69f00' p=0.35 ;; *) c='#d55e00' p= ;;
+      const10) c='#9400d3' p=0.40 ;; to20) c='#009e73' p=0.50 ;; to10) c='#e69f00' p=0.35 ;;
+      *+oracle) c='#56b4e9' p= ;; *+both) c='#cc79a7' p= ;; *) c='#d55e00' p= ;;
     esac
     ns=$(echo "${spec#*:}" | tr , ' ' | wc -w)
     title="title '$b, $ns seed(s)'"
