@@ -95,7 +95,7 @@ gp=$out/econ_paper.gp
   echo "set output '$PLOT'"
   echo "set title 'economy (paper 000) on 3x3, second player: on-line win rate, every run; black: the paper (unrestricted chain)'"
   echo "set xlabel 'games (thousands)'; set ylabel 'share of snapshot games won'; set yrange [0:0.8]; set grid"
-  echo "set key top right"
+  echo "set key right center"
   echo "set datafile separator ','"
   echo "set arrow from $((GAMES / 1000)), graph 0 to $((GAMES / 1000)), graph 1 nohead lc rgb '#888888'"
   echo "set label 'curriculum | unrestricted chain' at $((GAMES / 1000)), graph 0.95 center"
