@@ -20,8 +20,9 @@
 # t-interval half-width row per pay) and prints it as a table.
 #
 # CPU time (2026-11-29, a shared 2-core AMD EPYC): a run of 3.5 x 10^6
-# games about 1,700-2,400 CPU-s with the snapshots' greedy games and the
-# oracle's grades of every team move; the default RUNS about 3 CPU-hours.
+# games, with the snapshots' greedy games and the oracle's grades of every
+# team move, 710-920 CPU-s with the published pay, 1,400-1,510 with the
+# oracle's; the default RUNS 5,300 CPU-s, 1.5 CPU-hours.
 #
 # Columns: seconds = the run's training time (the log's, resumed parts
 # included); online_end = the share of games won in the last 10^5 (the last
