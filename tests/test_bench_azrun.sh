@@ -23,16 +23,18 @@ bash bench/az_run.sh "$DAB" "$TR" "$T/x" 2>"$T/usage"
 check "az_run: too few arguments exit 2" test $? = 2
 check "az_run: ... and print the usage" grep -q "Usage: bench/az_run.sh" "$T/usage"
 
-# A budget of 0.002 CPU-hours (7 s) in segments of 20 games (one
-# iteration each): several segments, then model.az.
-SEG=20 bash bench/az_run.sh "$DAB" "$TR" "$T/a" 2x2 1 0.002 "${ARGS[@]}" 2>"$T/a.err"
+# A budget of 0.005 CPU-hours (18 s) in segments of 20 games (one
+# iteration each): several segments, then model.az.  Each segment starts
+# a trainer whose start-up counts as CPU (about 3 s under load), so a
+# budget of two or three start-ups could end after the first segment.
+SEG=20 bash bench/az_run.sh "$DAB" "$TR" "$T/a" 2x2 1 0.005 "${ARGS[@]}" 2>"$T/a.err"
 check "az_run: a finished run exits 0 ($(cat "$T/a.err"))" test $? = 0
 check "az_run: model.az written" test -s "$T/a/model.az"
 check "az_run: trained in segments ($(stops "$T/a") stops)" test "$(stops "$T/a")" -ge 2
 check "az_run: each segment one iteration on from the last" \
   bash -c 'grep -o "after [0-9]* iterations" "$1/train.err" | awk "{ if (\$2 != NR) bad = 1 } END { exit bad }"' _ "$T/a"
 sum=$(cksum <"$T/a/model.az.ckpt")
-SEG=20 bash bench/az_run.sh "$DAB" "$TR" "$T/a" 2x2 1 0.002 "${ARGS[@]}"
+SEG=20 bash bench/az_run.sh "$DAB" "$TR" "$T/a" 2x2 1 0.005 "${ARGS[@]}"
 check "az_run: a finished run is left alone (exit $?)" test "$(cksum <"$T/a/model.az.ckpt")" = "$sum"
 
 # --init=FILE among the ARGS starts the run only: the later segments
