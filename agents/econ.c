@@ -30,7 +30,6 @@ dab_status dab_econ_new(const dab_econ_opts *o, dab_econ **out, dab_err *err) {
   if (e) e->key = calloc((size_t)o->pop, sizeof *e->key);
   if (e) e->rank = calloc((size_t)o->pop, sizeof *e->rank);
   if (e) e->stamp = calloc((size_t)o->pop, sizeof *e->stamp);
-
   if (e) e->memo = calloc((size_t)1 << DAB_ECON_MEMO_BITS, sizeof *e->memo);
   if (!e || !e->a || !e->in_game || !e->key || !e->rank || !e->stamp || !e->memo) {
     dab_econ_free(e);

@@ -5,10 +5,9 @@
 # plot (docs/img/erl_paper.png).
 #
 # Usage: bench/erl_paper.sh [OUTDIR]      (default /tmp/erl-paper)
-#   RUNS="to20:1,2,3 const10:1,2,3 to10:1 const20:1 const10+oracle:1
-#     const10+both:1"  schedule:seeds; a
-#     schedule may name a reward too, SCHED+REWARD (const10+oracle: the
-#     oracle as teacher, --reward=oracle; the published reward is score)
+#   RUNS="to20:1,2,3 const10:1,2,3 to10:1 const20:1 const10+oracle:1 const10+both:1"
+#     schedule:seeds; SCHED+REWARD also names the reward (const10+oracle:
+#     --beta=const10 --reward=oracle; the published reward is score)
 #   GAMES=1000000    training games a run (the paper's 10^6)
 #   PLOT=FILE.png    where the plot goes (default OUTDIR/erl_paper.png)
 # Each run: OUTDIR/SCHED_sSEED.{rules,csv,time,arena}; a run whose rule file
